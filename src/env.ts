@@ -1,0 +1,34 @@
+/**
+ * The site worker's bindings and per-request variables, in one place.
+ * Bindings mirror wrangler.toml; see the README's configuration table.
+ */
+import type { Lng } from './shared/languages'
+
+export type Bindings = {
+  /** Origin of the content backend, e.g. https://cms.example.am. Empty: use the CONTENT binding. */
+  API_HOST: string
+  /** The {product} path segment of every backend call. */
+  PRODUCT: string
+  /** The fixed `path` query value sent to page-meta-data. */
+  META_PATH: string
+  /** Seconds a cached payload is fresh; numeric string, default 300. */
+  CONTENT_TTL?: string
+  /** Secret sent as the Authorization header of backend calls; empty string when unset. */
+  API_TOKEN?: string
+  /** The bundled reference content service. */
+  CONTENT: Fetcher
+  /** Payload cache. */
+  CONTENT_CACHE: KVNamespace
+  /** Static assets from public/. */
+  ASSETS: Fetcher
+}
+
+export type AppEnv = {
+  Bindings: Bindings
+  Variables: {
+    /** The page language, from the path prefix only. */
+    lng: Lng
+    /** The request path without its language prefix: the page key for meta data. */
+    pageKey: string
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Bundled dictionaries and a typed `t()` per language, backed by i18next.
+ * Armenian is the fallback: a key missing in another language shows the Armenian text.
+ */
+import i18next, { type i18n } from 'i18next'
+import { DEFAULT_LNG, LANGUAGES, type Lng } from '../languages'
+import { en, type Dictionary } from './en'
+import { hy } from './hy'
+import { ru } from './ru'
+
+export type { Dictionary }
+export const dictionaries: Record<Lng, Dictionary> = { en, ru, hy }
+
+type Leaves<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>
+}[keyof T & string]
+
+/** Every translation key, such as 'contact.requiredName'. */
+export type TranslationKey = Leaves<Dictionary>
+export type Translate = (key: TranslationKey, values?: Record<string, string | number>) => string
+
+const instance: i18n = i18next.createInstance()
+void instance.init({
+  resources: Object.fromEntries(LANGUAGES.map((lng) => [lng, { translation: dictionaries[lng] }])),
+  lng: DEFAULT_LNG,
+  fallbackLng: DEFAULT_LNG,
+  supportedLngs: [...LANGUAGES],
+  initAsync: false,
+  // React escapes on render; escaping here would double-encode quotes.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+})
+
+const translators = new Map<Lng, Translate>(
+  LANGUAGES.map((lng) => {
+    const fixed = instance.getFixedT(lng)
+    return [lng, (key, values) => fixed(key, values ?? {}) as string]
+  }),
+)
+
+/** The translator for `lng`. */
+export function getT(lng: Lng): Translate {
+  return translators.get(lng)!
+}
+
+/** True when `key` names a text in the dictionaries (for keys that arrive as data, e.g. schema messages). */
+export function isTranslationKey(key: string): key is TranslationKey {
+  const [group, name] = key.split('.')
+  const section = (en as Record<string, Record<string, string> | undefined>)[group ?? '']
+  return typeof section?.[name ?? ''] === 'string'
+}

@@ -1,0 +1,48 @@
+/**
+ * The one list of languages: routing, hreflang, the sitemap and the dropdown all read it.
+ * Armenian is the default and has no path prefix; en and ru live under /en and /ru.
+ */
+export const LANGUAGES = ['hy', 'en', 'ru'] as const
+export type Lng = (typeof LANGUAGES)[number]
+
+export const DEFAULT_LNG: Lng = 'hy'
+
+/** Languages that appear as a path prefix. */
+export const PREFIXED_LANGUAGES = ['en', 'ru'] as const satisfies readonly Lng[]
+
+/** The dropdown's entry for each language, written in that language. */
+export const LANGUAGE_NAMES: Record<Lng, string> = {
+  en: 'ENGLISH',
+  ru: 'РУССКИЙ',
+  hy: 'ՀԱՅԵՐԵՆ',
+}
+
+export function isLng(value: string | undefined): value is Lng {
+  return (LANGUAGES as readonly string[]).includes(value ?? '')
+}
+
+/** Splits '/ru/about' into { lng: 'ru', path: '/about' }; an unprefixed path is Armenian. */
+export function splitLanguagePrefix(pathname: string): { lng: Lng; path: string } {
+  const match = /^\/(en|ru)(?=\/|$)/.exec(pathname)
+  if (!match) return { lng: DEFAULT_LNG, path: pathname || '/' }
+  const rest = pathname.slice(match[0].length)
+  return { lng: match[1] as Lng, path: rest || '/' }
+}
+
+/** The address of `path` (a page key such as '/about') in `lng`: '/about', '/en/about', '/ru'. */
+export function localizePath(path: string, lng: Lng): string {
+  const clean = path.startsWith('/') ? path : `/${path}`
+  if (lng === DEFAULT_LNG) return clean
+  return clean === '/' ? `/${lng}` : `/${lng}${clean}`
+}
+
+/**
+ * Rewrites the language prefix of a full path (adds, replaces or removes it),
+ * keeping any query string and hash: '/ru/about?x=1#top' -> '/en/about?x=1#top'.
+ */
+export function switchLanguagePath(pathWithSearch: string, lng: Lng): string {
+  const cut = pathWithSearch.search(/[?#]/)
+  const pathname = cut === -1 ? pathWithSearch : pathWithSearch.slice(0, cut)
+  const tail = cut === -1 ? '' : pathWithSearch.slice(cut)
+  return localizePath(splitLanguagePrefix(pathname).path, lng) + tail
+}
