@@ -13,6 +13,8 @@ export type Bindings = {
   META_PATH: string
   /** Seconds a cached payload is fresh; numeric string, default 300. */
   CONTENT_TTL?: string
+  /** Milliseconds before a backend call times out; default 10000 (spec section 7). */
+  API_TIMEOUT_MS?: string
   /** Secret sent as the Authorization header of backend calls; empty string when unset. */
   API_TOKEN?: string
   /** The bundled reference content service. */

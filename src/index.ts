@@ -1,6 +1,24 @@
-/** Placeholder entry; the real app is being written. */
-export default {
-  fetch() {
-    return new Response('starting')
-  },
-} satisfies ExportedHandler
+/**
+ * The site worker: language routing, page rendering and error pages for /, /en and /ru.
+ * Static files in public/ are served by Workers static assets before this code runs.
+ */
+import { Hono } from 'hono'
+import type { AppEnv } from './env'
+import { language } from './middleware/language'
+import { notFound, onError } from './routes/errors'
+import { pages } from './routes/pages'
+import { renderer } from './views/renderer'
+
+export const app = new Hono<AppEnv>()
+
+app.use('*', language())
+app.use('*', renderer)
+
+app.route('/en', pages)
+app.route('/ru', pages)
+app.route('/', pages)
+
+app.notFound(notFound)
+app.onError(onError)
+
+export default app

@@ -44,7 +44,7 @@ export const en = {
     rights: 'All rights reserved.',
     madeWith: 'Made with',
     by: 'by',
-    team: 'the Erebuni web team',
+    team: 'Erebuni Digital',
   },
   meta: {
     siteName: 'Erebuni Development',

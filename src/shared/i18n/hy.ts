@@ -43,7 +43,7 @@ export const hy: Dictionary = {
     rights: 'Բոլոր իրավունքները պաշտպանված են։',
     madeWith: 'Ստեղծված է',
     by: 'սիրով՝',
-    team: 'Էրեբունիի վեբ թիմի կողմից',
+    team: 'Erebuni Digital թիմի կողմից',
   },
   meta: {
     siteName: 'Էրեբունի Դևելոփմենթ',

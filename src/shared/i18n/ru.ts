@@ -42,8 +42,8 @@ export const ru: Dictionary = {
     brand: 'Эребуни Девелопмент',
     rights: 'Все права защищены.',
     madeWith: 'Сделано с',
-    by: '—',
-    team: 'веб-команда Эребуни',
+    by: 'командой',
+    team: 'Erebuni Digital',
   },
   meta: {
     siteName: 'Эребуни Девелопмент',

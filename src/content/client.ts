@@ -1,0 +1,139 @@
+/**
+ * The one content client: every call of spec section 7, with the Authorization header, a time-out,
+ * zod validation of the answer and the KV payload cache in front of the GET calls.
+ *
+ * With API_HOST set it calls `${API_HOST}/api/${PRODUCT}/...` over the network; with API_HOST empty
+ * it calls the bundled reference service through the CONTENT service binding.
+ */
+import type { z } from 'zod'
+import type { Bindings } from '../env'
+import { createPayloadCache } from './cache'
+import { ContentError } from './errors'
+import {
+  AboutPageSchema,
+  ContactDataSchema,
+  EnterprisesPageSchema,
+  EnvelopeSchema,
+  HomePageSchema,
+  NavbarSchema,
+  PageMetaSchema,
+} from './schemas'
+
+/** Spec section 7: default time-out of every backend call. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+const DEFAULT_TTL_SECONDS = 300
+/** Bump when the cached shape changes, so old entries are not read back. */
+const CACHE_VERSION = 'v1'
+
+export type ContentClientOptions = {
+  env: Bindings
+  waitUntil: (promise: Promise<unknown>) => void
+  /** Overrides the 10 s time-out (tests). */
+  timeoutMs?: number
+  /** The clock for cache freshness (tests). */
+  now?: () => number
+  /** Told about failed backend calls and cache errors. */
+  onError?: (error: unknown, context: { key: string }) => void
+}
+
+export type MessageInput = { name: string; email: string; comments: string }
+export type SendResult = { ok: true } | { ok: false; status: number; message?: string }
+
+export function createContentClient(options: ContentClientOptions) {
+  const { env } = options
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const cache = createPayloadCache({
+    kv: env.CONTENT_CACHE,
+    ttlSeconds: parseTtl(env.CONTENT_TTL),
+    waitUntil: options.waitUntil,
+    deadlineMs: timeoutMs,
+    now: options.now,
+    onError: (key, error) => options.onError?.(error, { key }),
+  })
+
+  function call(path: string, init: RequestInit = {}): Promise<Response> {
+    const url = `${apiOrigin(env)}/api/${encodeURIComponent(env.PRODUCT)}/${path}`
+    const headers = new Headers(init.headers)
+    headers.set('Authorization', env.API_TOKEN ?? '')
+    headers.set('Accept', 'application/json')
+    const request = new Request(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) })
+    const send = env.API_HOST ? fetch(request) : env.CONTENT.fetch(request)
+    return send.catch((error: unknown) => {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+      throw new ContentError(timedOut ? 'timeout' : 'network', `${path}: ${String(error)}`)
+    })
+  }
+
+  async function getPayload<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    const response = await call(path)
+    const body = await readJson(response, path)
+    if (!response.ok) {
+      throw new ContentError('status', `${path}: HTTP ${response.status}`, response.status, messageOf(body))
+    }
+    const envelope = EnvelopeSchema.safeParse(body)
+    if (!envelope.success) throw new ContentError('malformed', `${path}: answer has no payload object`)
+    return schema.parse(envelope.data.payload)
+  }
+
+  function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    const key = `payload:${CACHE_VERSION}:${apiOrigin(env)}:${env.PRODUCT}:${path}`
+    return cache.read(key, () => getPayload(path, schema))
+  }
+
+  return {
+    homePage: () => cached('get-home-page', HomePageSchema),
+    aboutPage: () => cached('get-about-page', AboutPageSchema),
+    enterprisesPage: () => cached('get-enterprises-page', EnterprisesPageSchema),
+    contactData: () => cached('contact-us', ContactDataSchema),
+    navbar: () => cached('navbar-data', NavbarSchema),
+    /** Meta data for a page key such as '/about' (spec section 7: query path and page). */
+    pageMeta: (page: string) => {
+      const query = new URLSearchParams({ path: env.META_PATH, page })
+      return cached(`page-meta-data?${query}`, PageMetaSchema)
+    },
+    /** POST messages: success is status 200; otherwise the error body's `message` is read. Never cached. */
+    async sendMessage(message: MessageInput): Promise<SendResult> {
+      const response = await call('messages', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(message),
+      })
+      if (response.status === 200) {
+        await response.body?.cancel()
+        return { ok: true }
+      }
+      const body = await response.json().catch(() => undefined)
+      return { ok: false, status: response.status, message: messageOf(body) }
+    },
+  }
+}
+
+export type ContentClient = ReturnType<typeof createContentClient>
+
+function apiOrigin(env: Bindings): string {
+  // The bundled service is reached through the binding; its URL host is only a label.
+  return env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : 'https://content.internal'
+}
+
+function parseTtl(value: string | undefined): number {
+  const seconds = Number(value)
+  return Number.isFinite(seconds) && seconds >= 0 && value !== '' && value !== undefined ? seconds : DEFAULT_TTL_SECONDS
+}
+
+async function readJson(response: Response, path: string): Promise<unknown> {
+  const text = await response.text().catch((error: unknown) => {
+    throw new ContentError('network', `${path}: body could not be read: ${String(error)}`, response.status)
+  })
+  try {
+    return JSON.parse(text)
+  } catch {
+    if (!response.ok) return undefined
+    throw new ContentError('malformed', `${path}: answer is not JSON`, response.status)
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const message = (body as { message?: unknown }).message
+  return typeof message === 'string' && message.trim() ? message : undefined
+}

@@ -1,0 +1,65 @@
+/**
+ * The page routes, mounted under '/', '/en' and '/ru'. Each handler loads everything its page and
+ * the layout need in parallel before the first byte, so the status code is always right.
+ */
+import { Hono, type Context } from 'hono'
+import { contentFor, type ContentClient } from '../content'
+import type { AppEnv } from '../env'
+import { localizePath } from '../shared/languages'
+import { AboutPage } from '../views/pages/about-page'
+import { ContactPage } from '../views/pages/contact-page'
+import { EnterprisesPage } from '../views/pages/enterprises-page'
+import { HomePage } from '../views/pages/home-page'
+import type { Shell } from '../views/shell'
+
+export const pages = new Hono<AppEnv>()
+
+pages.get('/', async (c) => {
+  const content = contentFor(c)
+  const [shell, home] = await Promise.all([loadShell(c, content), content.homePage()])
+  return c.render(<HomePage lng={c.var.lng} home={home} />, { shell })
+})
+
+pages.get('/about', async (c) => {
+  const content = contentFor(c)
+  const [shell, about] = await Promise.all([loadShell(c, content), content.aboutPage()])
+  return c.render(<AboutPage lng={c.var.lng} about={about} />, { shell })
+})
+
+pages.get('/enterprises', async (c) => {
+  const content = contentFor(c)
+  const [shell, page] = await Promise.all([loadShell(c, content), content.enterprisesPage()])
+  return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell })
+})
+
+pages.get('/contact-us', async (c) => {
+  const shell = await loadShell(c, contentFor(c))
+  return c.render(<ContactPage lng={c.var.lng} contact={shell.contact!} />, { shell })
+})
+
+// The spec links to these paths without giving them a screen.
+pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
+pages.get('/enterprise-detail', (c) => c.redirect(localizePath('/enterprises', c.var.lng), 302))
+
+/** Navbar, contact and meta data for the layout (spec section 2: all three, or the error view). */
+async function loadShell(c: Context<AppEnv>, content: ContentClient): Promise<Shell> {
+  const [navbar, contact, meta] = await Promise.all([
+    content.navbar(),
+    content.contactData(),
+    content.pageMeta(c.var.pageKey),
+  ])
+  return { ...baseShell(c), navbar, contact, meta, indexable: true }
+}
+
+/** The shell of a page rendered without backend data (404 and error views). */
+export function baseShell(c: Context<AppEnv>): Shell {
+  return {
+    lng: c.var.lng ?? 'hy',
+    pageKey: c.var.pageKey ?? '/',
+    origin: new URL(c.req.url).origin,
+    meta: null,
+    navbar: null,
+    contact: null,
+    indexable: false,
+  }
+}

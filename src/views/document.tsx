@@ -1,0 +1,66 @@
+/**
+ * The HTML document around every page: <html lang>, the head's meta tags (spec section 2,
+ * "Document head", and section 9), hreflang alternates, the navbar, main and the footer.
+ */
+import type { ReactNode } from 'react'
+import { pickLocalized } from '../content/localize'
+import { getT } from '../shared/i18n'
+import { LANGUAGES, localizePath } from '../shared/languages'
+import { Footer } from './layout/footer'
+import { Navbar } from './layout/navbar'
+import type { Shell } from './shell'
+
+export const ROBOTS = 'index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1'
+const OG_LOCALE = { hy: 'hy_AM', en: 'en_US', ru: 'ru_RU' } as const
+
+export function Document({ shell, children }: { shell: Shell; children: ReactNode }) {
+  const { lng, pageKey, origin, meta } = shell
+  const t = getT(lng)
+  const siteName = t('meta.siteName')
+  const title = (meta && pickLocalized(meta, 'title', lng)) || siteName
+  const description = (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
+  const keywords = meta ? pickLocalized(meta, 'keywords', lng) : ''
+  const canonical = `${origin}${localizePath(pageKey, lng)}`
+  const image = meta?.image ? new URL(meta.image, origin).href : ''
+
+  return (
+    <html lang={lng}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        {keywords && <meta name="keywords" content={keywords} />}
+        <meta name="robots" content={shell.indexable ? ROBOTS : 'noindex, follow'} />
+        <meta name="theme-color" content="#ffffff" />
+        <link rel="canonical" href={canonical} />
+        {shell.indexable &&
+          LANGUAGES.map((alt) => (
+            <link key={alt} rel="alternate" hrefLang={alt} href={`${origin}${localizePath(pageKey, alt)}`} />
+          ))}
+        {shell.indexable && <link rel="alternate" hrefLang="x-default" href={`${origin}${localizePath(pageKey, 'hy')}`} />}
+        <link rel="icon" type="image/png" href="/logo-white.png" />
+        <link rel="apple-touch-icon" href="/logo-white.png" />
+        <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={siteName} />
+        <meta property="og:title" content={title} />
+        <meta property="og:description" content={description} />
+        <meta property="og:url" content={canonical} />
+        <meta property="og:locale" content={OG_LOCALE[lng]} />
+        {image && <meta property="og:image" content={image} />}
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:title" content={title} />
+        <meta name="twitter:description" content={description} />
+        {image && <meta name="twitter:image" content={image} />}
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          {t('ui.skipToContent')}
+        </a>
+        <Navbar shell={shell} />
+        <main id="main">{children}</main>
+        <Footer shell={shell} />
+      </body>
+    </html>
+  )
+}

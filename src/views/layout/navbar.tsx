@@ -1,0 +1,44 @@
+/** The site header: logo, page links in the visitor's language, and the language entries. */
+import { pickLocalized } from '../../content/localize'
+import { getT } from '../../shared/i18n'
+import { LANGUAGE_NAMES, LANGUAGES, localizePath } from '../../shared/languages'
+import type { Shell } from '../shell'
+
+export const NAV_PAGES = [
+  { key: '/', label: 'home' },
+  { key: '/about', label: 'about' },
+  { key: '/enterprises', label: 'enterprises' },
+  { key: '/contact-us', label: 'contactUs' },
+] as const
+
+export function Navbar({ shell }: { shell: Shell }) {
+  const { lng, pageKey, navbar } = shell
+  const t = getT(lng)
+  return (
+    <header className="site-header">
+      <nav className="navbar" aria-label={t('ui.mainNavigation')}>
+        <a className="navbar__brand" href={localizePath('/', lng)}>
+          <img src="/logo.png" width={150} height={95} alt={t('meta.siteName')} />
+        </a>
+        <ul className="navbar__links">
+          {NAV_PAGES.map(({ key, label }) => (
+            <li key={key}>
+              <a href={localizePath(key, lng)} aria-current={key === pageKey ? 'page' : undefined}>
+                {(navbar && pickLocalized(navbar, label, lng)) || t(`ui.${label}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <ul className="navbar__languages" aria-label={t('ui.language')}>
+          {LANGUAGES.map((code) => (
+            <li key={code}>
+              <a href={localizePath(pageKey, code)} hrefLang={code} lang={code} aria-current={code === lng ? 'true' : undefined}>
+                {LANGUAGE_NAMES[code]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  )
+}

@@ -1,0 +1,22 @@
+/**
+ * The React renderer: every page is streamed inside the Document. Handlers load all their data
+ * first (so the status code is final), then call `c.render(<Page />, { shell })`.
+ */
+import { reactRenderer } from '@hono/react-renderer'
+import { Document } from './document'
+import type { Shell } from './shell'
+
+declare module '@hono/react-renderer' {
+  interface Props {
+    shell: Shell
+  }
+}
+
+export const renderer = reactRenderer(({ children, shell }) => <Document shell={shell}>{children}</Document>, {
+  stream: true,
+  readableStreamOptions: {
+    onError(error) {
+      console.error('render failed', error)
+    },
+  },
+})

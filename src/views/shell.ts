@@ -1,0 +1,19 @@
+/** What every page's layout needs besides the page itself: language, address and shared payloads. */
+import type { ContactData, Navbar, PageMeta } from '../content/schemas'
+import type { Lng } from '../shared/languages'
+
+export type Shell = {
+  lng: Lng
+  /** The path without its language prefix: '/', '/about', ... */
+  pageKey: string
+  /** The site's origin as the visitor sees it, for canonical and alternate links. */
+  origin: string
+  /** Page meta from the backend; null on error pages, which use the dictionary. */
+  meta: PageMeta | null
+  /** Navbar labels from the backend; null falls back to the dictionary. */
+  navbar: Navbar | null
+  /** Contact data, for the footer's social links and the organisation's structured data. */
+  contact: ContactData | null
+  /** Whether search engines may index this response (not for 404s and error views). */
+  indexable: boolean
+}
