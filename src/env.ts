@@ -34,3 +34,11 @@ export type AppEnv = {
     pageKey: string
   }
 }
+
+// `env` from 'cloudflare:workers' (and the test pool) carries the same bindings.
+declare global {
+  namespace Cloudflare {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Env extends Bindings {}
+  }
+}

@@ -65,7 +65,7 @@ export const en = {
     notFoundMessage: 'It looks like you’ve landed in the wrong place.',
     goHome: 'Go to Home',
     pageNotFound: 'Page not found',
-    unsupportedLanguage: 'Language "{{lng}}" is not supported',
+    unsupportedLanguage: 'Language "{{language}}" is not supported',
     unexpectedError: 'Unexpected Application Error!',
     enterprisesTitle: 'Our Enterprises',
     enterprisesSubtitle: 'Discover our latest enterprises and projects',

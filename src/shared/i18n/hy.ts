@@ -64,7 +64,7 @@ export const hy: Dictionary = {
     notFoundMessage: 'Կարծես թե սխալ տեղ եք հայտնվել։',
     goHome: 'Գլխավոր էջ',
     pageNotFound: 'Էջը չի գտնվել',
-    unsupportedLanguage: '«{{lng}}» լեզուն չի աջակցվում',
+    unsupportedLanguage: '«{{language}}» լեզուն չի աջակցվում',
     unexpectedError: 'Հավելվածի անսպասելի սխալ',
     enterprisesTitle: 'Մեր ձեռնարկությունները',
     enterprisesSubtitle: 'Բացահայտեք մեր վերջին ձեռնարկություններն ու նախագծերը',

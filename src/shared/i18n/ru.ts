@@ -64,7 +64,7 @@ export const ru: Dictionary = {
     notFoundMessage: 'Похоже, вы попали не туда.',
     goHome: 'На главную',
     pageNotFound: 'Страница не найдена',
-    unsupportedLanguage: 'Язык «{{lng}}» не поддерживается',
+    unsupportedLanguage: 'Язык «{{language}}» не поддерживается',
     unexpectedError: 'Непредвиденная ошибка приложения!',
     enterprisesTitle: 'Наши проекты',
     enterprisesSubtitle: 'Узнайте о наших последних предприятиях и проектах',

@@ -1,0 +1,132 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { createPayloadCache } from '../../src/content/cache'
+import { ContentError } from '../../src/content/errors'
+
+let keyCounter = 0
+const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
+
+/** A cache over the real KV binding with a hand-moved clock and collected background work. */
+function setup(ttlSeconds = 60) {
+  let clock = 1_000_000
+  const background: Promise<unknown>[] = []
+  const errors: unknown[] = []
+  const cache = createPayloadCache({
+    kv: env.CONTENT_CACHE,
+    ttlSeconds,
+    deadlineMs: 100,
+    now: () => clock,
+    waitUntil: (promise) => background.push(promise),
+    onError: (_key, error) => errors.push(error),
+  })
+  return {
+    cache,
+    errors,
+    advance: (ms: number) => (clock += ms),
+    settle: async () => {
+      while (background.length) await Promise.allSettled(background.splice(0))
+    },
+  }
+}
+
+function counter<T>(value: T) {
+  let calls = 0
+  const load = async () => {
+    calls++
+    return value
+  }
+  return { load, calls: () => calls }
+}
+
+describe('payload cache', () => {
+  it('loads on a miss and stores the payload in KV', async () => {
+    const { cache, settle } = setup()
+    const key = freshKey()
+    const loader = counter({ title: 'A' })
+    expect(await cache.read(key, loader.load)).toEqual({ title: 'A' })
+    await settle()
+    const stored = await env.CONTENT_CACHE.get<{ payload: unknown }>(key, 'json')
+    expect(stored?.payload).toEqual({ title: 'A' })
+  })
+
+  it('serves a fresh entry without calling the backend', async () => {
+    const { cache, settle, advance } = setup(60)
+    const key = freshKey()
+    const loader = counter('v1')
+    await cache.read(key, loader.load)
+    await settle()
+    advance(59_000)
+    expect(await cache.read(key, loader.load)).toBe('v1')
+    await settle()
+    expect(loader.calls()).toBe(1)
+  })
+
+  it('serves a stale entry at once and refreshes it in the background', async () => {
+    const { cache, settle, advance } = setup(60)
+    const key = freshKey()
+    await cache.read(key, async () => 'old')
+    await settle()
+    advance(61_000)
+    const fresh = counter('new')
+    expect(await cache.read(key, fresh.load)).toBe('old')
+    await settle()
+    expect(fresh.calls()).toBe(1)
+    expect(await cache.read(key, fresh.load)).toBe('new')
+  })
+
+  it('keeps serving the stale entry while the backend fails', async () => {
+    const { cache, settle, advance, errors } = setup(60)
+    const key = freshKey()
+    await cache.read(key, async () => 'kept')
+    await settle()
+    advance(120_000)
+    const failing = async () => {
+      throw new ContentError('status', 'HTTP 500', 500)
+    }
+    expect(await cache.read(key, failing)).toBe('kept')
+    await settle()
+    expect(await cache.read(key, failing)).toBe('kept')
+    await settle()
+    expect(errors.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('throws the backend error on a miss with nothing cached', async () => {
+    const { cache } = setup()
+    await expect(
+      cache.read(freshKey(), async () => {
+        throw new ContentError('malformed', 'not JSON')
+      }),
+    ).rejects.toMatchObject({ failure: 'malformed' })
+  })
+
+  it('makes one backend call for concurrent misses of the same key', async () => {
+    const { cache, settle } = setup()
+    const key = freshKey()
+    let calls = 0
+    const slow = () =>
+      new Promise<string>((resolve) => {
+        calls++
+        setTimeout(() => resolve('shared'), 20)
+      })
+    const results = await Promise.all([cache.read(key, slow), cache.read(key, slow), cache.read(key, slow)])
+    await settle()
+    expect(results).toEqual(['shared', 'shared', 'shared'])
+    expect(calls).toBe(1)
+  })
+
+  it('gives up on a shared call that outlives the waiter deadline', async () => {
+    const { cache } = setup()
+    const key = freshKey()
+    const never = () => new Promise<string>(() => {})
+    const first = cache.read(key, never)
+    first.catch(() => undefined)
+    await expect(cache.read(key, never)).rejects.toMatchObject({ failure: 'timeout' })
+  })
+
+  it('reads through a corrupt KV entry as a miss', async () => {
+    const { cache } = setup()
+    const key = freshKey()
+    await env.CONTENT_CACHE.put(key, 'not json at all')
+    expect(await cache.read(key, async () => 'reloaded')).toBe('reloaded')
+  })
+})
