@@ -1,0 +1,160 @@
+/**
+ * Builds the browser side into public/assets/ with content-hashed names, and writes the manifest
+ * the worker imports (src/generated/client-manifest.ts). Wrangler runs it as the custom build.
+ *
+ * - client/main.tsx is the entry; every client/islands/*.tsx is an entry of its own, which main
+ *   imports lazily, so a page downloads only the islands it renders, with their CSS (Swiper's CSS
+ *   lands in the carousel's file only).
+ * - src/styles/site.css becomes site-[hash].css, with the self-hosted Noto Sans faces appended.
+ */
+import * as esbuild from 'esbuild'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const publicDir = join(root, 'public')
+const outdir = join(publicDir, 'assets')
+const manifestFile = join(root, 'src/generated/client-manifest.ts')
+
+/** The faces the site needs: Latin and Cyrillic from Noto Sans, Armenian from Noto Sans Armenian. */
+const FONTS = [
+  { pkg: '@fontsource/noto-sans', family: 'Noto Sans', subsets: ['latin', 'latin-ext', 'cyrillic'] },
+  { pkg: '@fontsource/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
+]
+const WEIGHTS = [400, 600, 700]
+/** Regular faces worth preloading per language: Latin always (spaces, digits), plus the script. */
+const FONT_PRELOADS = {
+  hy: ['noto-sans-latin-400-normal', 'noto-sans-armenian-armenian-400-normal'],
+  en: ['noto-sans-latin-400-normal'],
+  ru: ['noto-sans-latin-400-normal', 'noto-sans-cyrillic-400-normal'],
+}
+
+function fontFaceRules() {
+  return FONTS.flatMap(({ pkg, family, subsets }) => {
+    const ranges = JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'unicode.json'), 'utf8'))
+    return subsets.flatMap((subset) =>
+      WEIGHTS.map((weight) => {
+        const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-${weight}-normal.woff2`
+        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
+      }),
+    )
+  }).join('\n')
+}
+
+/** The stylesheet entry: the site's CSS, the island markers' layout rule, then the font faces. */
+const siteStylesheet = {
+  name: 'site-stylesheet',
+  setup(build) {
+    build.onResolve({ filter: /^site-stylesheet$/ }, () => ({ path: 'site.css', namespace: 'site-stylesheet' }))
+    // Absolute URLs in CSS (url(/default-banner.jpg)) name files in public/, served as they are.
+    build.onResolve({ filter: /^\// }, ({ path, kind }) => (kind === 'url-token' ? { path, external: true } : undefined))
+    build.onLoad({ filter: /.*/, namespace: 'site-stylesheet' }, () => ({
+      loader: 'css',
+      resolveDir: root,
+      // An island's marker element (src/views/island.tsx) must not add a box to the layout.
+      contents: `@import "./src/styles/site.css";\n[data-island]{display:contents}\n${fontFaceRules()}`,
+    }))
+  },
+}
+
+const islands = readdirSync(join(root, 'client/islands'))
+  .filter((file) => file.endsWith('.tsx'))
+  .map((file) => file.slice(0, -'.tsx'.length))
+  .sort()
+
+const started = performance.now()
+rmSync(outdir, { recursive: true, force: true })
+const { metafile } = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [
+    { in: 'client/main.tsx', out: 'main' },
+    ...islands.map((name) => ({ in: `client/islands/${name}.tsx`, out: name })),
+    { in: 'site-stylesheet', out: 'site' },
+  ],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  outdir,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'fonts/[name]-[hash]',
+  publicPath: '/assets/',
+  loader: { '.woff2': 'file' },
+  plugins: [siteStylesheet],
+  metafile: true,
+  logLevel: 'warning',
+})
+
+const outputs = metafile.outputs
+const toUrl = (file) => `/${relative(publicDir, join(root, file)).split('\\').join('/')}`
+function outputOf(entryPoint) {
+  const found = Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint && file.endsWith('.js'))
+  if (!found) throw new Error(`build-client: no output for ${entryPoint}`)
+  return found
+}
+/** The chunks a file imports statically, directly or not: what modulepreload should fetch. */
+function staticImports(file, seen = new Set()) {
+  for (const { path, kind } of outputs[file].imports) {
+    if (kind === 'import-statement' && !seen.has(path)) staticImports(path, seen.add(path))
+  }
+  return seen
+}
+
+const main = outputOf('client/main.tsx')
+const mainChunks = staticImports(main)
+// esbuild gathers the CSS of lazily imported islands into the entry's CSS too, by design
+// (https://github.com/evanw/esbuild/issues/1590). Each island's own file carries it: drop the copy.
+if (outputs[main].cssBundle) rmSync(join(root, outputs[main].cssBundle))
+const css = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'site-stylesheet:site.css')
+const fontFiles = Object.keys(outputs).filter((file) => file.endsWith('.woff2'))
+const fontUrl = (face) => {
+  const file = fontFiles.find((f) => Object.keys(outputs[f].inputs).some((input) => input.endsWith(`/${face}.woff2`)))
+  if (!file) throw new Error(`build-client: font ${face} was not emitted`)
+  return toUrl(file)
+}
+
+/** Per island: its chunk plus the chunks it imports that the entry has not loaded, and its CSS. */
+const islandFiles = islands.map((name) => {
+  const file = outputOf(`client/islands/${name}.tsx`)
+  const bundle = outputs[file].cssBundle
+  return {
+    name,
+    js: [file, ...staticImports(file)].filter((chunk) => !mainChunks.has(chunk)),
+    css: bundle ? [bundle] : [],
+  }
+})
+
+const manifest = {
+  entry: toUrl(main),
+  entryPreload: [...mainChunks].map(toUrl),
+  css: toUrl(css),
+  islands: Object.fromEntries(islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])),
+  fonts: Object.fromEntries(Object.entries(FONT_PRELOADS).map(([lng, faces]) => [lng, faces.map(fontUrl)])),
+}
+
+const source = `// Generated by scripts/build-client.mjs: the hashed client files. Do not edit.
+/** Where the client bundle lives: see docs/decisions/0001-client-islands.md. */
+export const clientManifest = ${JSON.stringify(manifest, null, 2)} as const
+`
+mkdirSync(dirname(manifestFile), { recursive: true })
+let previous = ''
+try {
+  previous = readFileSync(manifestFile, 'utf8')
+} catch {}
+// An unchanged manifest is not rewritten, so wrangler dev does not reload the worker for nothing.
+if (source !== previous) writeFileSync(manifestFile, source)
+
+const gzipKb = (files) => (files.reduce((sum, f) => sum + gzipSync(readFileSync(join(root, f))).length, 0) / 1024).toFixed(1)
+const sizes = [
+  `main ${gzipKb([main, ...mainChunks])} KB`,
+  ...islandFiles.map(({ name, js, css }) => `${name} ${gzipKb(js)} KB${css.length ? ` + css ${gzipKb(css)} KB` : ''}`),
+  `site.css ${gzipKb([css])} KB`,
+]
+console.log(`client built in ${Math.round(performance.now() - started)} ms, gzip: ${sizes.join(', ')}`)

@@ -1,0 +1,40 @@
+/**
+ * Renders an island on the server: the component inside a marker element, then its props as JSON
+ * for client/main.tsx to hydrate it with. Rendering an island also registers its chunks and CSS
+ * with React, which puts them in the document head, so pages declare nothing
+ * (docs/decisions/0001-client-islands.md).
+ */
+import type { ComponentType } from 'react'
+import { preinit, preloadModule } from 'react-dom'
+import { LanguageDropdown } from '../../client/islands/language-dropdown'
+import type { IslandName, IslandProps } from '../../client/islands/registry'
+import { clientManifest } from '../generated/client-manifest'
+
+/** The server's view of client/islands/registry.ts: a missing island fails to compile. */
+const components: { [N in IslandName]: ComponentType<IslandProps<N>> } = {
+  'language-dropdown': LanguageDropdown,
+}
+
+export function Island<N extends IslandName>({ name, props }: { name: N; props: IslandProps<N> }) {
+  const assets = clientManifest.islands[name]
+  // https://react.dev/reference/react-dom/preinit: React dedupes these and emits them in <head>.
+  for (const href of assets.js) preloadModule(href, { as: 'script' })
+  for (const href of assets.css) preinit(href, { as: 'style', precedence: 'islands' })
+  const Component = components[name] as ComponentType<object>
+  return (
+    <>
+      <div data-island={name}>
+        <Component {...props} />
+      </div>
+      <script type="application/json" data-island-props="" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />
+    </>
+  )
+}
+
+/**
+ * JSON that is safe inside <script>: `<`, `>` and `&` cannot close the element or open a comment,
+ * and U+2028/U+2029 are escaped as older JavaScript parsers required.
+ */
+export function serializeProps(props: object): string {
+  return JSON.stringify(props).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
