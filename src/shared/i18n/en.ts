@@ -34,6 +34,8 @@ export const en = {
     fillAllFields: 'Please fill out all fields',
     success: 'Your message has been sent successfully!',
     error: 'Something went wrong. Please try again later.',
+    tooManyRequests: 'Too many messages in a short time. Please wait a minute and try again.',
+    honeypotLabel: 'Leave this field empty',
     errorTitle: 'Oops!',
     errorSubtitle: 'Something went wrong',
     errorMessage: 'We could not load this page right now. Please try again in a moment.',
