@@ -6,6 +6,7 @@ import type { ReactNode } from 'react'
 import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { LANGUAGES, localizePath } from '../shared/languages'
+import { ClientAssets } from './assets'
 import { Footer } from './layout/footer'
 import { Navbar } from './layout/navbar'
 import type { Shell } from './shell'
@@ -52,6 +53,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
         {image && <meta name="twitter:image" content={image} />}
+        <ClientAssets lng={lng} />
       </head>
       <body>
         <a className="skip-link" href="#main">

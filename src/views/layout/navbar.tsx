@@ -2,6 +2,7 @@
 import { pickLocalized } from '../../content/localize'
 import { getT } from '../../shared/i18n'
 import { LANGUAGE_NAMES, LANGUAGES, localizePath } from '../../shared/languages'
+import { Island } from '../island'
 import type { Shell } from '../shell'
 
 export const NAV_PAGES = [
@@ -29,15 +30,14 @@ export function Navbar({ shell }: { shell: Shell }) {
             </li>
           ))}
         </ul>
-        <ul className="navbar__languages" aria-label={t('ui.language')}>
-          {LANGUAGES.map((code) => (
-            <li key={code}>
-              <a href={localizePath(pageKey, code)} hrefLang={code} lang={code} aria-current={code === lng ? 'true' : undefined}>
-                {LANGUAGE_NAMES[code]}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <Island
+          name="language-dropdown"
+          props={{
+            current: lng,
+            label: t('ui.language'),
+            entries: LANGUAGES.map((code) => ({ lng: code, name: LANGUAGE_NAMES[code], href: localizePath(pageKey, code) })),
+          }}
+        />
       </nav>
     </header>
   )
