@@ -1,15 +1,43 @@
-/** Contact: hero banner, the message form and the contact-info cards (spec section 2). */
-import type { ContactData } from '../../content/schemas'
+/**
+ * Contact (spec section 2): hero banner, the form area (beside the second banner image when there
+ * is one, centred otherwise), the contact-info cards and the 'Follow Us' links. The form itself
+ * comes in through the `form` slot.
+ */
+import type { ReactNode } from 'react'
 import { localizer } from '../../content/localize'
+import type { ContactData } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
+import { imageSrc, Image } from '../components/image'
+import { PageBanner } from '../components/page-banner'
+import { ContactInfo } from '../sections/contact-info'
 
-export function ContactPage({ lng, contact }: { lng: Lng; contact: ContactData }) {
+type ContactPageProps = {
+  lng: Lng
+  contact: ContactData
+  /** The message form, rendered inside `.contact-form-area`. */
+  form?: ReactNode
+}
+
+export function ContactPage({ lng, contact, form }: ContactPageProps) {
   const pick = localizer(lng)
   const t = getT(lng)
+  const title = pick(contact, 'titleContact') || t('contact.title')
+  const sideImage = imageSrc(contact.secondBanner)
   return (
-    <section className="banner">
-      <h1>{pick(contact, 'titleContact') || t('contact.title')}</h1>
-    </section>
+    <>
+      <PageBanner lng={lng} image={contact.firstBanner} title={title} description={pick(contact, 'bannerDesc')} />
+      <section className="section contact-main" aria-label={pick(contact, 'contactFormTitle') || t('contact.formTitle')}>
+        <div className={sideImage ? 'container contact-layout contact-layout--split' : 'container contact-layout contact-layout--centred'}>
+          {sideImage ? (
+            <div className="contact-layout__media">
+              <Image className="contact-layout__image" src={sideImage} alt={title} width={720} height={880} />
+            </div>
+          ) : null}
+          <div className="contact-form-area">{form}</div>
+        </div>
+      </section>
+      <ContactInfo lng={lng} pick={pick} contact={contact} t={t} />
+    </>
   )
 }

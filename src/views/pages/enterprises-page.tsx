@@ -1,13 +1,28 @@
-/** Enterprises: banner, then the enterprise items (spec section 2). */
-import type { EnterprisesPage as EnterprisesPayload } from '../../content/schemas'
+/** Enterprises: the banner, then the enterprise items alternating left and right (spec section 2). */
 import { localizer } from '../../content/localize'
+import type { EnterprisesPage as EnterprisesPayload } from '../../content/schemas'
+import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
+import { EnterpriseRow, visibleEnterprises } from '../components/enterprise-row'
+import { PageBanner } from '../components/page-banner'
 
 export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayload }) {
   const pick = localizer(lng)
+  const t = getT(lng)
+  const items = visibleEnterprises(page.enterprises, pick)
+  const title = pick(page.banner, 'titleBanner') || t('ui.enterprisesTitle')
   return (
-    <section className="banner">
-      <h1>{pick(page.banner, 'titleBanner')}</h1>
-    </section>
+    <>
+      <PageBanner lng={lng} image={page.banner.img} title={title} description={pick(page.banner, 'description')} />
+      {items.length > 0 ? (
+        <section className="section enterprises-list" aria-label={title}>
+          <div className="container feature-rows">
+            {items.map((item, index) => (
+              <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={2} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+    </>
   )
 }

@@ -1,19 +1,35 @@
-/** Home: hero banner, about block, services, enterprises, founders (spec section 2). */
-import type { HomePage as HomePayload } from '../../content/schemas'
+/** Home, in order: hero banner, about block, services, enterprises, founders (spec section 2). */
 import { localizer } from '../../content/localize'
+import type { HomePage as HomePayload } from '../../content/schemas'
+import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
+import { ButtonLink } from '../components/button-link'
+import { PageBanner } from '../components/page-banner'
+import { HomeAbout } from '../sections/home-about'
+import { HomeEnterprises } from '../sections/home-enterprises'
+import { HomeFounders } from '../sections/home-founders'
+import { HomeServices } from '../sections/home-services'
 
 export function HomePage({ lng, home }: { lng: Lng; home: HomePayload }) {
   const pick = localizer(lng)
+  const t = getT(lng)
+  // The ru_banner / arm_banner list when it has entries for this language, otherwise banner.
   const hero = pick(home, 'banner')[0] ?? home.banner[0]
   return (
     <>
-      <section className="hero">
-        <h1>{hero ? pick(hero, 'title') : ''}</h1>
-      </section>
-      <section id="services">
-        <h2>{pick(home, 'servicesTitle')}</h2>
-      </section>
+      <PageBanner
+        lng={lng}
+        variant="hero"
+        image={hero?.img ?? ''}
+        title={(hero && pick(hero, 'title')) || t('meta.siteName')}
+        description={hero ? pick(hero, 'description') : ''}
+      >
+        {hero ? <ButtonLink lng={lng} label={pick(hero, 'btnName')} href={hero.btnLink} variant="light" /> : null}
+      </PageBanner>
+      <HomeAbout lng={lng} pick={pick} about={home.aboutHome} />
+      <HomeServices lng={lng} pick={pick} home={home} t={t} />
+      <HomeEnterprises lng={lng} pick={pick} home={home} t={t} />
+      <HomeFounders lng={lng} pick={pick} home={home} t={t} />
     </>
   )
 }

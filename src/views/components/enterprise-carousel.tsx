@@ -1,0 +1,74 @@
+/**
+ * More than three enterprises on the home page: a carousel (spec section 9: 1 slide per view on
+ * phones, 2 from 768 px, 3 from 1024 px). The server renders a horizontal scroll-snap list that
+ * works on its own; the carousel island makes it loop and autoplay.
+ *
+ * `toSlides` turns payload items into plain, serializable slides (HTML already sanitized, links
+ * already resolved), which is also what an island can take as props.
+ */
+import type { Pick } from '../../content/localize'
+import type { EnterpriseItem } from '../../content/schemas'
+import { sanitizeHtml } from '../../content/sanitize-html'
+import { switchLanguagePath, type Lng } from '../../shared/languages'
+import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
+import { FALLBACK, imageSrc } from './image'
+import { resolveLink } from './smart-link'
+
+export type EnterpriseSlide = {
+  id: string
+  title: string
+  /** Sanitized HTML. */
+  html: string
+  image: string
+  href: string
+  external: boolean
+  button: string
+}
+
+export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMore: string): EnterpriseSlide[] {
+  return items.map((item, index) => {
+    const link = resolveLink(item.btnLink, lng) ?? resolveLink(ENTERPRISE_FALLBACK_LINK, lng)!
+    return {
+      id: String(item.id || index),
+      title: pick(item, 'title'),
+      html: sanitizeHtml(pick(item, 'description'), { internalHref: (href) => switchLanguagePath(href, lng) }),
+      image: imageSrc(item.img, FALLBACK.enterprise),
+      href: link.href,
+      external: link.external,
+      button: pick(item, 'btnName') || learnMore,
+    }
+  })
+}
+
+type EnterpriseCarouselProps = {
+  slides: EnterpriseSlide[]
+  /** Accessible name of the carousel region. */
+  label: string
+}
+
+export function EnterpriseCarousel({ slides, label }: EnterpriseCarouselProps) {
+  return (
+    <div className="carousel" role="region" aria-roledescription="carousel" aria-label={label}>
+      <ul className="carousel__track">
+        {slides.map((slide, index) => (
+          <li key={slide.id} className="carousel__slide" aria-label={`${index + 1} / ${slides.length}`}>
+            <article className="enterprise-card">
+              <img className="enterprise-card__image" src={slide.image} alt={slide.title} width={640} height={440} loading="lazy" decoding="async" />
+              <div className="enterprise-card__body">
+                {slide.title ? <h3 className="enterprise-card__title">{slide.title}</h3> : null}
+                <div className="rich-text enterprise-card__text" dangerouslySetInnerHTML={{ __html: slide.html }} />
+                <a
+                  className="enterprise-card__link"
+                  href={slide.href}
+                  {...(slide.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                >
+                  {slide.button}
+                </a>
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
