@@ -1,0 +1,153 @@
+/**
+ * The CMS HTML sanitizer (src/content/sanitize-html.ts): what it keeps, and that no hostile markup
+ * gets a script, an event handler or a javascript: URL through, whatever the input.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { safeHref, sanitizeHtml } from '../../src/content/sanitize-html'
+
+const ALLOWED_TAG = /^<\/?(p|br|strong|b|em|i|u|s|small|mark|sub|sup|span|ul|ol|li|blockquote)>$/
+const LINK_TAG = /^<a href="[^"<>]*"( target="_blank" rel="noopener noreferrer")?( title="[^"<>]*")?>$/
+
+/** Throws unless `html` holds only allow-listed tags, balanced, with text that cannot open a tag. */
+function expectSafe(html: string) {
+  const stack: string[] = []
+  for (const [tag] of html.matchAll(/<[^>]*>/g)) {
+    expect(ALLOWED_TAG.test(tag) || LINK_TAG.test(tag) || tag === '</a>', `unexpected tag ${tag}`).toBe(true)
+    const name = /^<\/?([a-z]+)/.exec(tag)![1]!
+    if (name === 'br') continue
+    if (tag.startsWith('</')) expect(stack.pop()).toBe(name)
+    else stack.push(name)
+  }
+  expect(stack).toEqual([])
+  expect(html.replace(/<[^>]*>/g, '')).not.toMatch(/[<>]/)
+  for (const [, href] of html.matchAll(/href="([^"]*)"/g)) {
+    const decoded = href!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+    expect(decoded).toMatch(/^(https?:|mailto:|tel:|\/|#|\?|[^:]*$)/i)
+  }
+}
+
+describe('sanitizeHtml keeps', () => {
+  it.each([
+    ['<p>Homes <strong>built</strong> to <em>last</em></p>', '<p>Homes <strong>built</strong> to <em>last</em></p>'],
+    ['<ul><li>One</li><li>Two</li></ul>', '<ul><li>One</li><li>Two</li></ul>'],
+    ['<ol><li>First<br>line</li></ol>', '<ol><li>First<br>line</li></ol>'],
+    ['Line<br/>break', 'Line<br>break'],
+    ['<p>Բնակելի <b>համալիր</b> Երևանում</p>', '<p>Բնակելի <b>համալիր</b> Երևանում</p>'],
+    ['<p>Жилой &laquo;комплекс&raquo; &amp; офисы</p>', '<p>Жилой &laquo;комплекс&raquo; &amp; офисы</p>'],
+  ])('%s', (input, output) => {
+    expect(sanitizeHtml(input)).toBe(output)
+  })
+
+  it('turns headings and divs into paragraphs, so CMS text never breaks the page outline', () => {
+    expect(sanitizeHtml('<h1>Big</h1><div>Block</div>')).toBe('<p>Big</p><p>Block</p>')
+  })
+
+  it('opens external links in a new tab without an opener', () => {
+    expect(sanitizeHtml('<a href="https://example.am/a?b=1&amp;c=2" class="x">Go</a>')).toBe(
+      '<a href="https://example.am/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">Go</a>',
+    )
+  })
+
+  it('keeps mailto, tel and relative links in the same tab', () => {
+    expect(sanitizeHtml('<a href="mailto:info@example.am">m</a><a href="tel:+37410000000">t</a><a href="#top">h</a>')).toBe(
+      '<a href="mailto:info@example.am">m</a><a href="tel:+37410000000">t</a><a href="#top">h</a>',
+    )
+  })
+
+  it('rewrites internal links through internalHref, e.g. to keep the language prefix', () => {
+    const html = sanitizeHtml('<a href="/about">About</a>', { internalHref: (href) => `/ru${href}` })
+    expect(html).toBe('<a href="/ru/about">About</a>')
+  })
+
+  it('escapes text and keeps character references as text', () => {
+    expect(sanitizeHtml('1 < 2 && 3 > 2 &lt;b&gt;')).toBe('1 &lt; 2 &amp;&amp; 3 &gt; 2 &lt;b&gt;')
+  })
+
+  it('closes what the author left open and drops stray end tags', () => {
+    expect(sanitizeHtml('<p>Open <em>em</p></strong>')).toBe('<p>Open <em>em</em></p>')
+    expect(sanitizeHtml('<ul><li>a<li>b</ul><p>x<p>y')).toBe('<ul><li>a</li><li>b</li></ul><p>x</p><p>y</p>')
+  })
+})
+
+describe('sanitizeHtml removes', () => {
+  it.each([
+    ['script', '<p>ok</p><script>alert(1)</script>', '<p>ok</p>'],
+    ['script with odd casing and attributes', '<ScRiPt type="text/javascript">alert(1)</sCrIpT >after', 'after'],
+    ['style', '<style>body{display:none}</style>text', 'text'],
+    ['iframe', '<iframe src="https://evil.example"></iframe>text', 'text'],
+    ['svg with a script inside', '<svg><script>alert(1)</script><a href="x">in</a></svg>after', 'after'],
+    ['math', '<math><mtext><img src=x onerror=alert(1)></mtext></math>after', 'after'],
+    ['textarea', '<textarea><script>alert(1)</script></textarea>after', 'after'],
+    ['noscript', '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>after', '"&gt;after'],
+    ['template', '<template><script>alert(1)</script></template>after', 'after'],
+    ['object and embed', '<object data="x.swf"><embed src="x.swf"></object>after', 'after'],
+    ['img with an event handler', '<img src=x onerror="alert(1)">', ''],
+    ['event handlers on allowed tags', '<p onclick="alert(1)" onmouseover=alert(1) style="x">t</p>', '<p>t</p>'],
+    ['a comment hiding a script', '<!-- <script>alert(1)</script> -->text', 'text'],
+    ['an unclosed comment', 'text<!-- <script>alert(1)</script>', 'text'],
+    ['a conditional comment', '<!--[if IE]><script>alert(1)</script><![endif]-->text', 'text'],
+    ['a doctype and CDATA', '<!DOCTYPE html><![CDATA[<script>x</script>]]>text', 'x]]&gt;text'],
+    ['a quoted > inside an attribute', '<p title=">"><script>alert(1)</script></p>', '<p></p>'],
+    ['a tag cut off by the end', 'text<a href="https://x.example', 'text'],
+    ['plaintext', 'a<plaintext><script>alert(1)</script>', 'a'],
+    ['form controls', '<form action="/x"><input name=a><button>Go</button></form>after', 'after'],
+  ])('%s', (_, input, output) => {
+    const html = sanitizeHtml(input)
+    expect(html).toBe(output)
+    expectSafe(html)
+  })
+
+  it.each([
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    '  javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    'jav&#x61;script:alert(1)',
+    'jav&#97;script:alert(1)',
+    '&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)',
+    'javascript&colon;alert(1)',
+    'java&Tab;script:alert(1)',
+    'vbscript:msgbox(1)',
+    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+    '\u0001javascript:alert(1)',
+    'javascript&#0000058alert(1)',
+  ])('a link to %j, keeping its text', (href) => {
+    const html = sanitizeHtml(`<a href="${href}">click</a>`)
+    expect(html).toBe('click')
+  })
+
+  it('treats protocol-relative and backslash addresses as external https links', () => {
+    expect(safeHref('//evil.example/x')).toBe('https://evil.example/x')
+    expect(safeHref('/\\evil.example/x')).toBe('https://evil.example/x')
+  })
+
+  it('never lets a script, event handler or javascript: URL through arbitrary markup', () => {
+    const pieces = fc.constantFrom(
+      '<', '>', '/', '"', "'", '=', ' ', '\t', '\n', '&', '#', ';', '!', '-', '--', '<!--', '-->', '</',
+      'script', 'SCRIPT', 'style', 'svg', 'iframe', 'img', 'a', 'p', 'li', 'ul', 'href', 'src', 'onerror',
+      'onclick', 'javascript:', 'java', 'script:', '&#x61;', '&colon;', 'alert(1)', 'title', 'text', 'Երևան',
+    )
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 60 }), (parts) => {
+        const html = sanitizeHtml(parts.join(''))
+        expectSafe(html)
+        // Text may say anything (it is escaped); no tag may carry a script, handler or javascript: URL.
+        expect(html).not.toMatch(/<script/i)
+        expect((html.match(/<[^>]*>/g) ?? []).join('')).not.toMatch(/\son\w+=|javascript:/i)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('is idempotent: sanitizing its own output changes nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (input) => {
+        const once = sanitizeHtml(input)
+        expect(sanitizeHtml(once)).toBe(once)
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
