@@ -40,7 +40,7 @@ async function hydrateIsland(marker: HTMLElement): Promise<void> {
   const name = marker.dataset.island
   if (!isIslandName(name)) throw new Error(`unknown island "${name}"`)
   const props = readProps(marker)
-  const Component = (await loadChunk(name, islandLoaders[name])) as ComponentType<Record<string, unknown>>
+  const Component = (await loadChunk<unknown>(name, islandLoaders[name])) as ComponentType<Record<string, unknown>>
   await new Promise<void>((resolve) => {
     hydrateRoot(
       marker,

@@ -23,6 +23,8 @@ export type Bindings = {
   CONTENT_CACHE: KVNamespace
   /** Static assets from public/. */
   ASSETS: Fetcher
+  /** Per-client limit on contact messages forwarded to the backend (wrangler.toml `[[ratelimits]]`). */
+  CONTACT_RATE_LIMITER: RateLimit
 }
 
 export type AppEnv = {

@@ -5,6 +5,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from './env'
 import { language } from './middleware/language'
+import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
 import { pages } from './routes/pages'
 import { renderer } from './views/renderer'
@@ -14,6 +15,8 @@ export const app = new Hono<AppEnv>()
 app.use('*', language())
 app.use('*', renderer)
 
+// The contact form's POST routes: /api/contact and each language's /contact-us.
+app.route('/', contact)
 app.route('/en', pages)
 app.route('/ru', pages)
 app.route('/', pages)

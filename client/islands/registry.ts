@@ -6,6 +6,7 @@
 import type { ComponentProps } from 'react'
 
 export const islandLoaders = {
+  'contact-form': () => import('./contact-form').then((m) => m.ContactForm),
   'language-dropdown': () => import('./language-dropdown').then((m) => m.LanguageDropdown),
 }
 

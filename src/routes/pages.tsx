@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
 import { localizePath } from '../shared/languages'
+import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
 import { AboutPage } from '../views/pages/about-page'
 import { ContactPage } from '../views/pages/contact-page'
 import { EnterprisesPage } from '../views/pages/enterprises-page'
@@ -32,14 +33,19 @@ pages.get('/enterprises', async (c) => {
   return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell })
 })
 
-pages.get('/contact-us', async (c) => {
-  const shell = await loadShell(c, contentFor(c))
-  return c.render(<ContactPage lng={c.var.lng} contact={shell.contact!} />, { shell })
-})
+pages.get('/contact-us', (c) => renderContactPage(c, c.req.query('sent') === '1' ? { outcome: { kind: 'sent' } } : {}))
 
 // The spec links to these paths without giving them a screen.
 pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
 pages.get('/enterprise-detail', (c) => c.redirect(localizePath('/enterprises', c.var.lng), 302))
+
+/** The contact page with its form as the last plain-form post left it (src/routes/contact.tsx). */
+export async function renderContactPage(c: Context<AppEnv>, form: ContactFormState) {
+  const shell = await loadShell(c, contentFor(c))
+  const contact = shell.contact!
+  const area = <ContactFormArea lng={c.var.lng} contact={contact} state={form} />
+  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, { shell })
+}
 
 /** Navbar, contact and meta data for the layout (spec section 2: all three, or the error view). */
 async function loadShell(c: Context<AppEnv>, content: ContentClient): Promise<Shell> {

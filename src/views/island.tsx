@@ -6,12 +6,14 @@
  */
 import type { ComponentType } from 'react'
 import { preinit, preloadModule } from 'react-dom'
+import { ContactForm } from '../../client/islands/contact-form'
 import { LanguageDropdown } from '../../client/islands/language-dropdown'
 import type { IslandName, IslandProps } from '../../client/islands/registry'
 import { clientManifest } from '../generated/client-manifest'
 
 /** The server's view of client/islands/registry.ts: a missing island fails to compile. */
 const components: { [N in IslandName]: ComponentType<IslandProps<N>> } = {
+  'contact-form': ContactForm,
   'language-dropdown': LanguageDropdown,
 }
 

@@ -1,0 +1,210 @@
+/**
+ * The contact form (spec sections 4, 5 and 8). The server renders it as a real
+ * `<form method="post">` that works without JavaScript (src/routes/contact.tsx answers it);
+ * hydrated, it validates with the shared schema on submit and then on every change, posts JSON to
+ * the site's own /api/contact, and reports the outcome in a toast.
+ */
+import { useRef, useState, type FormEvent } from 'react'
+import toast, { ToastBar, Toaster } from 'react-hot-toast'
+import {
+  COMMENTS_INPUT_MAX,
+  EMAIL_INPUT_MAX,
+  HONEYPOT_FIELD,
+  NAME_INPUT_MAX,
+  validateContact,
+  type ContactErrors,
+  type ContactField,
+  type ContactMessageKey,
+} from '../../src/shared/contact-schema'
+
+export type ContactValues = Record<ContactField, string>
+
+/** Every text the form shows, already translated by the server (STYLE.md section 5). */
+export type ContactFormTexts = {
+  title: string
+  nameLabel: string
+  namePlaceholder: string
+  emailLabel: string
+  emailPlaceholder: string
+  messageLabel: string
+  messagePlaceholder: string
+  send: string
+  sending: string
+  success: string
+  error: string
+  tooManyRequests: string
+  honeypotLabel: string
+  close: string
+  /** The text of every message the schema can give. */
+  messages: Record<ContactMessageKey, string>
+}
+
+export type ContactFormProps = {
+  /** Where the plain form posts: the contact page's own address in the page's language. */
+  action: string
+  /** Where the hydrated form posts JSON. */
+  endpoint: string
+  texts: ContactFormTexts
+  /** The visitor's input, when the server answers a plain-form post with the form again. */
+  values?: ContactValues
+  /** The server's verdict on that input: one dictionary key per field. */
+  errors?: ContactErrors
+  /** The outcome of the last plain-form post, shown above the form. */
+  notice?: { kind: 'success' | 'error'; text: string }
+}
+
+/** The JSON answer of POST /api/contact. */
+type ContactAnswer = { ok?: boolean; message?: string; errors?: ContactErrors }
+
+const EMPTY: ContactValues = { name: '', email: '', comments: '' }
+const FIELDS = [
+  { field: 'name', id: 'contact-name', type: 'text', autoComplete: 'name', maxLength: NAME_INPUT_MAX },
+  { field: 'email', id: 'contact-email', type: 'email', autoComplete: 'email', maxLength: EMAIL_INPUT_MAX },
+  { field: 'comments', id: 'contact-comments', type: 'textarea', autoComplete: undefined, maxLength: COMMENTS_INPUT_MAX },
+] as const
+/** Moves the honeypot out of sight without `display: none`, which some bots skip. */
+const OFF_SCREEN = { position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' } as const
+
+type Focusable = { focus(): void }
+
+function errorsOf(values: ContactValues): ContactErrors {
+  const result = validateContact(values)
+  return result.ok ? {} : result.errors
+}
+
+export function ContactForm({ action, endpoint, texts, values: initialValues, errors: initialErrors, notice: initialNotice }: ContactFormProps) {
+  const [values, setValues] = useState<ContactValues>(initialValues ?? EMPTY)
+  const [errors, setErrors] = useState<ContactErrors>(initialErrors ?? {})
+  // Spec section 5: validate on submit, then on every change.
+  const [validating, setValidating] = useState(Object.keys(initialErrors ?? {}).length > 0)
+  const [trap, setTrap] = useState('')
+  const [submitting, setSubmitting] = useState(false)
+  const [notice, setNotice] = useState(initialNotice)
+  // A ref, not state: a second submit in the same tick must see the first one at once.
+  const inFlight = useRef(false)
+  const inputs = useRef<Partial<Record<ContactField, Focusable | null>>>({})
+  const labels = { name: texts.nameLabel, email: texts.emailLabel, comments: texts.messageLabel }
+  const placeholders = { name: texts.namePlaceholder, email: texts.emailPlaceholder, comments: texts.messagePlaceholder }
+
+  function change(field: ContactField, value: string) {
+    const next = { ...values, [field]: value }
+    setValues(next)
+    if (validating) setErrors(errorsOf(next))
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (inFlight.current) return
+    const result = validateContact(values)
+    setValidating(true)
+    setNotice(undefined)
+    if (!result.ok) {
+      setErrors(result.errors)
+      const first = FIELDS.find(({ field }) => result.errors[field])
+      if (first) inputs.current[first.field]?.focus()
+      return
+    }
+    setErrors({})
+    inFlight.current = true
+    setSubmitting(true)
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ ...result.contact, [HONEYPOT_FIELD]: trap }),
+      })
+      const answer = (await response.json().catch(() => ({}))) as ContactAnswer
+      if (response.status === 200 && answer.ok === true) {
+        setValues(EMPTY)
+        setValidating(false)
+        toast.success(texts.success)
+      } else if (response.status === 429) {
+        toast.error(texts.tooManyRequests)
+      } else {
+        if (answer.errors) setErrors(answer.errors)
+        toast.error(answer.message || texts.error)
+      }
+    } catch {
+      toast.error(texts.error)
+    } finally {
+      inFlight.current = false
+      setSubmitting(false)
+    }
+  }
+
+  return (
+    <>
+      <form className="contact-form" method="post" action={action} noValidate aria-busy={submitting} onSubmit={submit}>
+        {texts.title && <h2 className="contact-form__title">{texts.title}</h2>}
+        {notice && (
+          <p className={`contact-form__notice contact-form__notice--${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+            {notice.text}
+          </p>
+        )}
+        {errors.form && (
+          <p className="contact-form__summary" role="alert">
+            {texts.messages[errors.form]}
+          </p>
+        )}
+        {FIELDS.map(({ field, id, type, autoComplete, maxLength }) => {
+          const error = errors[field]
+          const common = {
+            id,
+            name: field,
+            autoComplete,
+            maxLength,
+            placeholder: placeholders[field],
+            value: values[field],
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': error ? `${id}-error` : undefined,
+            ref: (element: unknown) => {
+              inputs.current[field] = element as Focusable | null
+            },
+            onChange: (event: { target: unknown }) => change(field, (event.target as { value: string }).value),
+          }
+          return (
+            <div key={field} className={error ? 'contact-form__field has-error' : 'contact-form__field'}>
+              <label htmlFor={id}>{labels[field]}</label>
+              {type === 'textarea' ? <textarea rows={6} {...common} /> : <input type={type} {...common} />}
+              {error && (
+                <p id={`${id}-error`} className="contact-form__error">
+                  {texts.messages[error]}
+                </p>
+              )}
+            </div>
+          )
+        })}
+        <div style={OFF_SCREEN} aria-hidden="true">
+          <label htmlFor="contact-website">{texts.honeypotLabel}</label>
+          <input
+            id="contact-website"
+            name={HONEYPOT_FIELD}
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            value={trap}
+            onChange={(event) => setTrap((event.target as unknown as { value: string }).value)}
+          />
+        </div>
+        <button type="submit" className="contact-form__submit" disabled={submitting}>
+          {submitting ? texts.sending : texts.send}
+        </button>
+      </form>
+      <Toaster position="top-right" toastOptions={{ duration: 5000 }}>
+        {(item) => (
+          <ToastBar toast={item}>
+            {({ icon, message }) => (
+              <>
+                {icon}
+                {message}
+                <button type="button" className="toast-close" aria-label={texts.close} onClick={() => toast.dismiss(item.id)}>
+                  ×
+                </button>
+              </>
+            )}
+          </ToastBar>
+        )}
+      </Toaster>
+    </>
+  )
+}

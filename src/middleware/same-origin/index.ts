@@ -1,0 +1,2 @@
+export { sameOrigin } from './same-origin'
+export type { SameOriginOptions } from './same-origin'

@@ -1,0 +1,145 @@
+/**
+ * The contact form's POST routes (spec sections 4, 5, 7 and 8).
+ *
+ * - `POST /api/contact`: JSON from the form island; answers JSON `{ ok, message?, errors? }`.
+ * - `POST /contact-us`, `/en/contact-us`, `/ru/contact-us`: the plain form, without JavaScript;
+ *   answers 303 to the page with `?sent=1`, or the page again with the visitor's input and the
+ *   messages (422), or with the failure (429, 502, 504).
+ *
+ * Each request passes, in order: same origin (403), content type (415), body size (413), a readable
+ * body (400), the honeypot (answered like a success, never forwarded), the shared schema (422), the
+ * per-client rate limit (429), and only then reaches the backend. Nothing here is cached.
+ */
+import { zValidator } from '@hono/zod-validator'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { every } from 'hono/combine'
+import { createMiddleware } from 'hono/factory'
+import type { ContactValues } from '../../client/islands/contact-form'
+import { contentFor, ContentError } from '../content'
+import type { AppEnv } from '../env'
+import { sameOrigin } from '../middleware/same-origin'
+import { CONTACT_FIELDS, ContactSchema, contactErrors, HONEYPOT_FIELD, type Contact } from '../shared/contact-schema'
+import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
+import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
+import { renderContactPage } from './pages'
+
+/** Room for the longest valid form, url-encoded (500 three-byte characters are 4.5 KB), not much more. */
+export const MAX_BODY_BYTES = 8 * 1024
+/** The rate limiter's period in wrangler.toml (`simple.period`), sent as Retry-After. */
+export const RATE_LIMIT_PERIOD_SECONDS = 60
+
+type Refusal = 400 | 403 | 413 | 415
+type Refuse = (c: Context<AppEnv>, status: Refusal) => Response
+type Outcome = { ok: true } | { ok: false; status: 429 | 502 | 504; message?: string }
+
+const REASONS: Record<Refusal, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+}
+
+const noStore = createMiddleware<AppEnv>(async (c, next) => {
+  await next()
+  c.header('Cache-Control', 'no-store')
+})
+
+/** The checks before the body is read: origin, content type, size; then the parsed body and the honeypot. */
+function guards(mediaType: string, refuse: Refuse, onTrap: (c: Context<AppEnv>) => Response): MiddlewareHandler<AppEnv> {
+  return every(
+    noStore,
+    sameOrigin<AppEnv>({ onRefused: (c) => refuse(c, 403) }),
+    createMiddleware<AppEnv>(async (c, next) => {
+      const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase()
+      return type === mediaType ? next() : refuse(c, 415)
+    }),
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c as Context<AppEnv>, 413) }),
+    createMiddleware<AppEnv>(async (c, next) => {
+      // Read once here; the validator reads Hono's cached copy.
+      const body: unknown = await (mediaType === 'application/json' ? c.req.json() : c.req.parseBody()).catch(() => undefined)
+      if (body === undefined) return refuse(c, 400)
+      const trap = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[HONEYPOT_FIELD] : undefined
+      return typeof trap === 'string' && trap !== '' ? onTrap(c) : next()
+    }),
+  )
+}
+
+/** Forwards a valid message, unless this client has sent too many (spec section 7: success is 200). */
+async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): Promise<Outcome> {
+  const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
+  const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
+  if (!success) return { ok: false, status: 429 }
+  try {
+    const answer = await contentFor(c).sendMessage({ name, email, comments })
+    if (answer.ok) return { ok: true }
+    console.warn(`contact: the backend answered ${answer.status}`)
+    return { ok: false, status: 502, message: answer.message }
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error
+    console.warn(`contact: ${error.message}`)
+    return { ok: false, status: error.failure === 'timeout' ? 504 : 502 }
+  }
+}
+
+function retryAfter(c: Context<AppEnv>, outcome: Outcome) {
+  if (!outcome.ok && outcome.status === 429) c.header('Retry-After', String(RATE_LIMIT_PERIOD_SECONDS))
+}
+
+export const contact = new Hono<AppEnv>()
+
+contact.post(
+  CONTACT_API_PATH,
+  guards('application/json', (c, status) => c.json({ ok: false }, status), (c) => c.json({ ok: true })),
+  zValidator('json', ContactSchema, (result, c) => {
+    if (!result.success) return c.json({ ok: false, errors: contactErrors(result.error) }, 422)
+  }),
+  async (c) => {
+    const outcome = await forward(c, c.req.valid('json'))
+    retryAfter(c, outcome)
+    if (outcome.ok) return c.json({ ok: true })
+    return c.json({ ok: false, ...(outcome.message && { message: outcome.message }) }, outcome.status)
+  },
+)
+
+/** The plain form, mounted under each language's contact page address. */
+const form = new Hono<AppEnv>()
+
+form.post(
+  '/contact-us',
+  guards('application/x-www-form-urlencoded', (c, status) => c.text(REASONS[status], status), sent),
+  zValidator('form', ContactSchema, (result, c) => {
+    if (result.success) return
+    c.status(422)
+    // The hook's Context is typed without the app's bindings; it is this route's Context.
+    return renderContactPage(c as Context<AppEnv>, { values: valuesOf(result.data), errors: contactErrors(result.error) })
+  }),
+  async (c) => {
+    const contact = c.req.valid('form')
+    const outcome = await forward(c, contact)
+    if (outcome.ok) return sent(c)
+    retryAfter(c, outcome)
+    c.status(outcome.status)
+    const state: ContactFormState = {
+      values: contact,
+      outcome: outcome.status === 429 ? { kind: 'rate-limited' } : { kind: 'failed', message: outcome.message },
+    }
+    return renderContactPage(c, state)
+  },
+)
+
+/** Redirect after post: the page shows the success notice, and reloading it sends nothing again. */
+function sent(c: Context<AppEnv>) {
+  return c.redirect(`${localizePath('/contact-us', c.var.lng)}?sent=1`, 303)
+}
+
+/** The visitor's input as typed, for the form shown again (a field sent twice, or as a file, reads as ''). */
+function valuesOf(data: unknown): ContactValues {
+  const fields = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>
+  return Object.fromEntries(
+    CONTACT_FIELDS.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']),
+  ) as ContactValues
+}
+
+for (const lng of PREFIXED_LANGUAGES) contact.route(`/${lng}`, form)
+contact.route('/', form)
