@@ -8,6 +8,7 @@ import { language } from './middleware/language'
 import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
 import { pages } from './routes/pages'
+import { seo } from './routes/seo'
 import { renderer } from './views/renderer'
 
 export const app = new Hono<AppEnv>()
@@ -17,6 +18,7 @@ app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.
 app.route('/', contact)
+app.route('/', seo)
 app.route('/en', pages)
 app.route('/ru', pages)
 app.route('/', pages)

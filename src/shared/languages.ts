@@ -46,3 +46,15 @@ export function switchLanguagePath(pathWithSearch: string, lng: Lng): string {
   const tail = cut === -1 ? '' : pathWithSearch.slice(cut)
   return localizePath(splitLanguagePrefix(pathname).path, lng) + tail
 }
+
+/**
+ * The hreflang alternates of a page key, the same in the document head and the sitemap: one per
+ * language, plus x-default pointing at the Armenian (default) address.
+ * https://developers.google.com/search/docs/specialty/international/localized-versions
+ */
+export function hreflangAlternates(path: string): { hreflang: Lng | 'x-default'; path: string }[] {
+  return [
+    ...LANGUAGES.map((lng) => ({ hreflang: lng, path: localizePath(path, lng) })),
+    { hreflang: 'x-default' as const, path: localizePath(path, DEFAULT_LNG) },
+  ]
+}

@@ -5,8 +5,9 @@
 import type { ReactNode } from 'react'
 import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
-import { LANGUAGES, localizePath } from '../shared/languages'
+import { hreflangAlternates, localizePath } from '../shared/languages'
 import { ClientAssets } from './assets'
+import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Footer } from './layout/footer'
 import { Navbar } from './layout/navbar'
 import type { Shell } from './shell'
@@ -36,10 +37,9 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="theme-color" content="#ffffff" />
         <link rel="canonical" href={canonical} />
         {shell.indexable &&
-          LANGUAGES.map((alt) => (
-            <link key={alt} rel="alternate" hrefLang={alt} href={`${origin}${localizePath(pageKey, alt)}`} />
+          hreflangAlternates(pageKey).map(({ hreflang, path }) => (
+            <link key={hreflang} rel="alternate" hrefLang={hreflang} href={`${origin}${path}`} />
           ))}
-        {shell.indexable && <link rel="alternate" hrefLang="x-default" href={`${origin}${localizePath(pageKey, 'hy')}`} />}
         <link rel="icon" type="image/png" href="/logo-white.png" />
         <link rel="apple-touch-icon" href="/logo-white.png" />
         <meta property="og:type" content="website" />
@@ -53,6 +53,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
         {image && <meta name="twitter:image" content={image} />}
+        <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         <ClientAssets lng={lng} />
       </head>
       <body>

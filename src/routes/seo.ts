@@ -1,0 +1,60 @@
+/**
+ * Indexing: `/sitemap.xml` lists every page in every language with its hreflang alternates, and
+ * `/robots.txt` points to it. Both build absolute URLs from the request's origin, so a preview,
+ * a staging host and production each advertise their own addresses.
+ */
+import { Hono } from 'hono'
+import type { AppEnv } from '../env'
+import { hreflangAlternates, LANGUAGES, localizePath } from '../shared/languages'
+import { NAV_PAGES } from '../views/layout/navbar'
+
+export const seo = new Hono<AppEnv>()
+
+/** The indexable pages: the ones the navbar links to. */
+export const SITEMAP_PAGES: readonly string[] = NAV_PAGES.map(({ key }) => key)
+
+const CACHE_CONTROL = 'public, max-age=3600'
+
+seo.get('/sitemap.xml', (c) => {
+  const origin = new URL(c.req.url).origin
+  return c.body(sitemapXml(origin), 200, {
+    'Content-Type': 'application/xml; charset=utf-8',
+    'Cache-Control': CACHE_CONTROL,
+  })
+})
+
+seo.get('/robots.txt', (c) => {
+  const origin = new URL(c.req.url).origin
+  return c.text(robotsTxt(origin), 200, { 'Cache-Control': CACHE_CONTROL })
+})
+
+/**
+ * One <url> per page and language, each naming all its alternates (itself included), as the
+ * sitemap form of hreflang asks: https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
+ */
+export function sitemapXml(origin: string): string {
+  const urls = SITEMAP_PAGES.flatMap((page) => {
+    const alternates = hreflangAlternates(page)
+      .map(({ hreflang, path }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeXml(origin + path)}"/>`)
+      .join('\n')
+    return LANGUAGES.map(
+      (lng) => `  <url>\n    <loc>${escapeXml(origin + localizePath(page, lng))}</loc>\n${alternates}\n  </url>`,
+    )
+  })
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ...urls,
+    '</urlset>',
+    '',
+  ].join('\n')
+}
+
+/** Everything may be crawled except the beacon and form endpoints under /api/. */
+export function robotsTxt(origin: string): string {
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
