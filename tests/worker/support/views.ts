@@ -10,6 +10,8 @@ export function renderView<P extends object>(Component: ComponentType<P>, props:
   return renderToString(createElement(Component, props))
 }
 
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+
 export type Found = { attrs: Record<string, string>; text: string }
 
 /** Every element matching the CSS `selector`, with its attributes and its text content. */
@@ -19,9 +21,10 @@ export async function select(html: string, selector: string): Promise<Found[]> {
   await new HTMLRewriter()
     .on(selector, {
       element(element) {
-        const entry: Found = { attrs: Object.fromEntries(element.attributes), text: '' }
+        const attrs = Object.fromEntries([...element.attributes].map(([name, value]) => [name, decodeEntities(value ?? '')]))
+        const entry: Found = { attrs, text: '' }
         found.push(entry)
-        if (element.canHaveContent && !element.selfClosing) {
+        if (!VOID.has(element.tagName)) {
           open.add(entry)
           element.onEndTag(() => {
             open.delete(entry)
