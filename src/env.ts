@@ -23,6 +23,12 @@ export type Bindings = {
   CONTENT_CACHE: KVNamespace
   /** Static assets from public/. */
   ASSETS: Fetcher
+  /** Secret: Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
+  SENTRY_DSN?: string
+  /** The deployed version, sent to Sentry as the release (e.g. the git commit); optional. */
+  RELEASE?: string
+  /** Workers Analytics Engine dataset for web vitals and client errors; unbound: they are logged. */
+  VITALS?: AnalyticsEngineDataset
   /** Per-client limit on contact messages forwarded to the backend (wrangler.toml `[[ratelimits]]`). */
   CONTACT_RATE_LIMITER: RateLimit
 }

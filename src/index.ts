@@ -9,6 +9,7 @@ import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
 import { pages } from './routes/pages'
 import { seo } from './routes/seo'
+import { telemetry } from './routes/telemetry'
 import { renderer } from './views/renderer'
 
 export const app = new Hono<AppEnv>()
@@ -19,6 +20,7 @@ app.use('*', renderer)
 // The contact form's POST routes: /api/contact and each language's /contact-us.
 app.route('/', contact)
 app.route('/', seo)
+app.route('/', telemetry)
 app.route('/en', pages)
 app.route('/ru', pages)
 app.route('/', pages)

@@ -7,6 +7,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { contentFor, ContentError } from '../content'
 import type { AppEnv } from '../env'
+import { reportError } from '../observability'
 import { LoadFailedPage, NotFoundPage, unexpectedErrorHtml } from '../views/pages/error-views'
 import { baseShell } from './pages'
 
@@ -28,6 +29,7 @@ export const onError: ErrorHandler<AppEnv> = async (error, c) => {
     return renderOr500(c, () => c.render(<LoadFailedPage lng={lng} status={503} />, { shell: baseShell(c) }))
   }
   console.error(`unexpected error on ${c.req.method} ${c.req.path}`, error)
+  reportError(c, error, 'unexpected')
   return unexpected(c)
 }
 
@@ -40,6 +42,7 @@ async function renderOr500(c: Context<AppEnv>, render: () => Response | Promise<
     return await render()
   } catch (error) {
     console.error('error view failed to render', error)
+    reportError(c, error, 'unexpected')
     return unexpected(c)
   }
 }

@@ -1,0 +1,1 @@
+export { reportError, type ErrorKind } from './sentry'

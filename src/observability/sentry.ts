@@ -1,0 +1,77 @@
+/**
+ * Server error reporting with toucan-js (Sentry for Workers): uncaught errors from the error
+ * handler and failed backend calls from the content client. Each event carries the release, the
+ * route (without its language prefix) and the language as tags. Without SENTRY_DSN nothing is
+ * created and nothing is sent.
+ *
+ * One Toucan per request, made on first use: it holds the request (for the event's URL and
+ * method; headers other than CF-Ray and User-Agent, cookies and IPs are not sent) and sends
+ * through `waitUntil`, so reporting never delays the response.
+ */
+import type { Context } from 'hono'
+import { Toucan } from 'toucan-js'
+import type { AppEnv } from '../env'
+import { splitLanguagePrefix } from '../shared/languages'
+
+/** What went wrong: an error no handler expected, or a backend call that gave no payload. */
+export type ErrorKind = 'unexpected' | 'backend'
+
+const RELEASE_FALLBACK = 'unversioned'
+const clients = new WeakMap<Request, Toucan>()
+
+/** Sends `error` to Sentry with the request's tags; a no-op when SENTRY_DSN is not set. */
+export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind, tags: Record<string, string> = {}): void {
+  const sentry = sentryFor(c)
+  if (!sentry) return
+  sentry.withScope((scope) => {
+    scope.setTags({ kind, ...tags })
+    scope.captureException(error)
+  })
+}
+
+function sentryFor(c: Context<AppEnv>): Toucan | null {
+  const dsn = c.env.SENTRY_DSN?.trim()
+  if (!dsn) return null
+  const existing = clients.get(c.req.raw)
+  if (existing) return existing
+  const release = c.env.RELEASE?.trim() || RELEASE_FALLBACK
+  const sentry = new Toucan({
+    dsn,
+    release,
+    context: executionContextOf(c),
+    request: c.req.raw,
+    requestDataOptions: { allowedHeaders: ['CF-Ray', 'User-Agent'], allowedSearchParams: false },
+    transportOptions: { fetcher: sendQuietly },
+  })
+  sentry.setTags({ release, route: routeOf(c), lng: c.var.lng ?? 'hy' })
+  clients.set(c.req.raw, sentry)
+  return sentry
+}
+
+/**
+ * fetch for the transport that never rejects: toucan hands the send to `waitUntil` as it is, and
+ * an unreachable Sentry should cost a log line, not an unhandled rejection.
+ */
+const sendQuietly: typeof fetch = (input, init) =>
+  fetch(input, init).catch((error: unknown) => {
+    console.warn(`sentry: event not sent: ${String(error)}`)
+    return new Response(null, { status: 503 })
+  })
+
+/** The matched route pattern without its language prefix ('/en/about' -> '/about'): few distinct values. */
+function routeOf(c: Context<AppEnv>): string {
+  try {
+    return splitLanguagePrefix(c.req.routePath).path
+  } catch {
+    return 'unknown'
+  }
+}
+
+function executionContextOf(c: Context<AppEnv>) {
+  try {
+    return c.executionCtx
+  } catch {
+    // No execution context (a direct app.request() call): the event is sent without waitUntil.
+    return undefined
+  }
+}

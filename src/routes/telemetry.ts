@@ -1,0 +1,135 @@
+/**
+ * The beacon endpoints of client/telemetry: web vitals (POST /api/vitals) and browser errors
+ * (POST /api/client-errors). A beacon must come from a page of this site (Origin, or
+ * Sec-Fetch-Site when a browser sends no Origin), fit in TELEMETRY_LIMITS.body bytes and match its
+ * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
+ * Both answer 204 with no body: a beacon's sender never reads the answer.
+ *
+ * Data points, one per metric or error (blob1 tells them apart in SQL):
+ * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType, country];
+ *                 doubles = [value]
+ * - client-error: index = 'client-error'; blobs = ['client-error', kind, message, source, page, lng,
+ *                 stack, country]; doubles = [line, column]
+ * https://developers.cloudflare.com/analytics/analytics-engine/get-started/
+ */
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { createMiddleware } from 'hono/factory'
+import { z } from 'zod'
+import type { AppEnv } from '../env'
+import { splitLanguagePrefix } from '../shared/languages'
+import {
+  CLIENT_ERRORS_PATH,
+  METRIC_NAMES,
+  METRIC_RATINGS,
+  TELEMETRY_LIMITS as LIMITS,
+  VITALS_PATH,
+  type ClientErrorsBeacon,
+  type VitalsBeacon,
+} from '../shared/telemetry'
+
+const page = z.string().startsWith('/').max(LIMITS.page)
+
+export const VitalsBeaconSchema = z.object({
+  page,
+  metrics: z
+    .array(
+      z.object({
+        name: z.enum(METRIC_NAMES),
+        value: z.number().min(0).max(3_600_000),
+        rating: z.enum(METRIC_RATINGS),
+        id: z.string().max(100),
+        navigationType: z.string().max(40).optional(),
+      }),
+    )
+    .min(1)
+    .max(LIMITS.metrics),
+}) satisfies z.ZodType<VitalsBeacon>
+
+const position = z.number().int().min(0).optional()
+
+export const ClientErrorsBeaconSchema = z.object({
+  page,
+  errors: z
+    .array(
+      z.object({
+        kind: z.enum(['error', 'unhandledrejection']),
+        message: z.string().max(LIMITS.message),
+        source: z.string().max(LIMITS.source).optional(),
+        line: position,
+        column: position,
+        stack: z.string().max(LIMITS.stack).optional(),
+      }),
+    )
+    .min(1)
+    .max(LIMITS.errors),
+}) satisfies z.ZodType<ClientErrorsBeacon>
+
+/** Refuses beacons from other sites: anyone may POST here, only our pages should count. */
+const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
+  const origin = c.req.header('Origin')
+  const same = origin ? origin === new URL(c.req.url).origin : c.req.header('Sec-Fetch-Site') === 'same-origin'
+  if (!same) return c.body(null, 403, { 'Cache-Control': 'no-store' })
+  await next()
+})
+
+const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413, { 'Cache-Control': 'no-store' }) })
+
+export const telemetry = new Hono<AppEnv>()
+
+telemetry.post(VITALS_PATH, sameOrigin, limit, async (c) => {
+  const beacon = await readBeacon(c, VitalsBeaconSchema)
+  if (!beacon) return c.body(null, 400, { 'Cache-Control': 'no-store' })
+  const { lng, path } = splitLanguagePrefix(beacon.page)
+  const country = countryOf(c)
+  for (const metric of beacon.metrics) {
+    record(c, {
+      indexes: [metric.name],
+      blobs: ['vital', metric.name, metric.rating, path, lng, metric.navigationType ?? '', country],
+      doubles: [metric.value],
+    })
+  }
+  return c.body(null, 204, { 'Cache-Control': 'no-store' })
+})
+
+telemetry.post(CLIENT_ERRORS_PATH, sameOrigin, limit, async (c) => {
+  const beacon = await readBeacon(c, ClientErrorsBeaconSchema)
+  if (!beacon) return c.body(null, 400, { 'Cache-Control': 'no-store' })
+  const { lng, path } = splitLanguagePrefix(beacon.page)
+  const country = countryOf(c)
+  for (const error of beacon.errors) {
+    record(c, {
+      indexes: ['client-error'],
+      blobs: ['client-error', error.kind, error.message, error.source ?? '', path, lng, error.stack ?? '', country],
+      doubles: [error.line ?? 0, error.column ?? 0],
+    })
+  }
+  return c.body(null, 204, { 'Cache-Control': 'no-store' })
+})
+
+/**
+ * The body as JSON, checked against `schema`; null when it is not. navigator.sendBeacon sends a
+ * string as text/plain (no CORS preflight), so the Content-Type is not relied on.
+ */
+async function readBeacon<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S> | null> {
+  let body: unknown
+  try {
+    body = JSON.parse(await c.req.text())
+  } catch {
+    return null
+  }
+  const parsed = schema.safeParse(body)
+  return parsed.success ? parsed.data : null
+}
+
+type DataPoint = { indexes: [string]; blobs: string[]; doubles: number[] }
+
+function record(c: Context<AppEnv>, point: DataPoint): void {
+  if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
+  else console.log(`telemetry ${JSON.stringify(point)}`)
+}
+
+function countryOf(c: Context<AppEnv>): string {
+  const cf = c.req.raw.cf as { country?: unknown } | undefined
+  return typeof cf?.country === 'string' ? cf.country : ''
+}

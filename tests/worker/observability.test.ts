@@ -1,0 +1,156 @@
+/**
+ * Error reporting (src/observability): uncaught errors and failed backend calls reach Sentry's
+ * ingest endpoint as envelopes whose events carry the release, route and language tags, and
+ * nothing is sent without SENTRY_DSN. The ingest endpoint is faked at `fetch`.
+ */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { Hono } from 'hono'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AppEnv, Bindings } from '../../src/env'
+import { language } from '../../src/middleware/language'
+import { onError } from '../../src/routes/errors'
+import { renderer } from '../../src/views/renderer'
+import { fakeBackend, json } from './support/fake-backend'
+import { fetchPage } from './support/worker'
+
+const SENTRY_HOST = 'sentry.test'
+const DSN = `https://publickey123@${SENTRY_HOST}/42`
+
+type SentryEvent = {
+  release?: string
+  tags?: Record<string, string>
+  exception?: { values?: { type?: string; value?: string }[] }
+  request?: { url?: string; method?: string; headers?: Record<string, string> }
+}
+
+/**
+ * A Sentry ingest endpoint at `fetch`, installed before the fake backend (which passes other
+ * origins on to it). Collects the events of every envelope it receives.
+ */
+function fakeSentry({ down = false } = {}) {
+  const previous = globalThis.fetch
+  const urls: URL[] = []
+  const events: SentryEvent[] = []
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    if (url.hostname !== SENTRY_HOST) return previous(input, init)
+    urls.push(url)
+    if (down) throw new TypeError('Network connection lost.')
+    // An envelope: a header line, then pairs of item header and item payload.
+    const [, ...items] = (await request.text()).split('\n').filter(Boolean)
+    for (let i = 0; i + 1 < items.length; i += 2) {
+      if ((JSON.parse(items[i]!) as { type?: string }).type === 'event') events.push(JSON.parse(items[i + 1]!) as SentryEvent)
+    }
+    return new Response('{}', { status: 200 })
+  }
+  return { urls, events, restore: () => void (globalThis.fetch = previous) }
+}
+
+let sentry: ReturnType<typeof fakeSentry> | undefined
+let backend: ReturnType<typeof fakeBackend> | undefined
+afterEach(() => {
+  backend?.restore()
+  sentry?.restore()
+  vi.restoreAllMocks()
+})
+
+const messageOf = (event: SentryEvent | undefined) => event?.exception?.values?.at(-1)?.value ?? ''
+
+describe('failed backend calls', () => {
+  it('reports each failed call with release, route and language tags', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'navbar-data': json({ message: 'database is down' }, 500) })
+    const response = await fetchPage('/ru/about', backend.env({ SENTRY_DSN: DSN, RELEASE: 'abc1234' }))
+    expect(response.status).toBe(503)
+    expect(sentry.urls[0]?.pathname).toBe('/api/42/envelope/')
+    expect(sentry.urls[0]?.searchParams.get('sentry_key')).toBe('publickey123')
+    expect(sentry.events).toHaveLength(1)
+    const [event] = sentry.events
+    expect(event?.release).toBe('abc1234')
+    expect(event?.tags).toMatchObject({ release: 'abc1234', route: '/about', lng: 'ru', kind: 'backend' })
+    expect(event?.tags?.backend_key).toContain('navbar-data')
+    expect(messageOf(event)).toContain('navbar-data: HTTP 500')
+    expect(event?.request?.url).toBe('http://localhost/ru/about')
+  })
+
+  it('reports a time-out on an Armenian page and says the release is unversioned when RELEASE is unset', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'get-enterprises-page': 'hang' })
+    const response = await fetchPage('/enterprises', backend.env({ SENTRY_DSN: DSN }))
+    expect(response.status).toBe(503)
+    expect(sentry.events.map((event) => event.tags)).toEqual([
+      expect.objectContaining({ release: 'unversioned', route: '/enterprises', lng: 'hy', kind: 'backend' }),
+    ])
+  })
+
+  it('sends only allow-listed request headers', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'contact-us': json({}, 502) })
+    await fetchPage('/en/contact-us', backend.env({ SENTRY_DSN: DSN }), {
+      headers: { Cookie: 'session=secret', 'User-Agent': 'test-agent', 'CF-Connecting-IP': '203.0.113.7' },
+    })
+    const headers = sentry.events[0]?.request?.headers ?? {}
+    expect(JSON.stringify(sentry.events)).not.toContain('secret')
+    expect(JSON.stringify(sentry.events)).not.toContain('203.0.113.7')
+    expect(Object.keys(headers).map((name) => name.toLowerCase())).toEqual(['user-agent'])
+  })
+
+  it('still answers with the error page when Sentry cannot be reached', async () => {
+    sentry = fakeSentry({ down: true })
+    backend = fakeBackend({ 'navbar-data': json({}, 500) })
+    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN }))
+    expect(response.status).toBe(503)
+    expect(sentry.urls.length).toBeGreaterThan(0)
+  })
+})
+
+describe('uncaught errors', () => {
+  /** The worker's middleware and error handler around a route that throws. */
+  function brokenApp() {
+    const app = new Hono<AppEnv>()
+    app.use('*', language())
+    app.use('*', renderer)
+    app.get('/en/about', () => {
+      throw new RangeError('something nobody expected')
+    })
+    app.onError(onError)
+    return app
+  }
+
+  async function fetchBroken(path: string, bindings: Bindings) {
+    const ctx = createExecutionContext()
+    const response = await brokenApp().fetch(new Request(`http://localhost${path}`), bindings, ctx)
+    await waitOnExecutionContext(ctx)
+    return response
+  }
+
+  it('reports the error with release, route and language tags and answers 500', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend()
+    const response = await fetchBroken('/en/about', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v42' }))
+    expect(response.status).toBe(500)
+    expect(await response.text()).toContain('Unexpected Application Error!')
+    expect(sentry.events).toHaveLength(1)
+    const [event] = sentry.events
+    expect(event?.tags).toMatchObject({ release: 'v42', route: '/about', lng: 'en', kind: 'unexpected' })
+    expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'something nobody expected' })
+  })
+})
+
+describe('without SENTRY_DSN', () => {
+  it('sends nothing, for failed backend calls or uncaught errors', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'navbar-data': json({}, 500) })
+    expect((await fetchPage('/ru/about', backend.env())).status).toBe(503)
+    expect((await fetchPage('/en', backend.env({ SENTRY_DSN: '' }))).status).toBe(503)
+    expect(sentry.urls).toHaveLength(0)
+  })
+
+  it('answers pages as usual', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend()
+    expect((await fetchPage('/en/about', backend.env())).status).toBe(200)
+    expect(sentry.urls).toHaveLength(0)
+  })
+})
