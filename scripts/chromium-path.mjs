@@ -1,0 +1,101 @@
+/**
+ * Finds a Chromium for the browser tests without downloading one, in this order:
+ * 1. $CHROME_PATH when set;
+ * 2. /usr/bin/chromium (Debian's package) when it exists;
+ * 3. the binary bundled in the `@sparticuz/chromium` npm package (the CI path), extracted once into
+ *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use.
+ *
+ * `node scripts/chromium-path.mjs` prints the path it chose.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Flags every browser test launches with: no sandbox (root), and no traffic to Google's hosts. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+const DEBIAN_CHROMIUM = '/usr/bin/chromium'
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+/** @returns {Promise<string>} the absolute path of a Chromium executable that starts. */
+export async function chromiumPath() {
+  const fromEnv = process.env.CHROME_PATH
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH is set to ${fromEnv}, which does not exist`)
+    return fromEnv
+  }
+  if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM
+  return bundledChromium()
+}
+
+/**
+ * The browser's own version line, e.g. 'Chromium 147.0.7727.0'.
+ * @param {string} executable
+ * @returns {string}
+ */
+export function chromiumVersion(executable) {
+  return execFileSync(executable, ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim()
+}
+
+/**
+ * Extracts @sparticuz/chromium's brotli-packed binary. The package always extracts into
+ * os.tmpdir(), so TMPDIR points at a private folder for the duration of the call; the folder is
+ * renamed into place only once the binary answers `--version`, so a half-extracted copy (an
+ * interrupted run) or a copy of another package version is never used.
+ */
+async function bundledChromium() {
+  const require = createRequire(path.join(ROOT, 'package.json'))
+  const packageDir = path.resolve(path.dirname(require.resolve('@sparticuz/chromium')), '..', '..')
+  const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'))
+  const cacheDir = path.join(ROOT, 'node_modules', '.cache', 'sparticuz-chromium', version)
+  const executable = path.join(cacheDir, 'chromium')
+  if (existsSync(path.join(cacheDir, '.verified'))) return executable
+
+  const staging = `${cacheDir}.tmp-${process.pid}`
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging, { recursive: true })
+  const savedTmpdir = process.env.TMPDIR
+  process.env.TMPDIR = staging
+  let extracted
+  try {
+    const { default: chromium } = await import('@sparticuz/chromium')
+    extracted = await chromium.executablePath()
+  } finally {
+    if (savedTmpdir === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = savedTmpdir
+  }
+  if (path.resolve(extracted) !== path.join(staging, 'chromium')) {
+    throw new Error(`@sparticuz/chromium extracted to ${extracted}, expected ${staging}/chromium`)
+  }
+  const versionLine = chromiumVersion(extracted)
+  writeFileSync(path.join(staging, '.verified'), `${versionLine}\n`)
+
+  // A folder without the marker is a leftover of an old layout or a failed run.
+  if (existsSync(cacheDir) && !existsSync(path.join(cacheDir, '.verified'))) {
+    rmSync(cacheDir, { recursive: true, force: true })
+  }
+  try {
+    renameSync(staging, cacheDir)
+  } catch (error) {
+    // Another process finished the same extraction first; its copy is just as good.
+    rmSync(staging, { recursive: true, force: true })
+    if (!existsSync(path.join(cacheDir, '.verified'))) throw error
+  }
+  return executable
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const executable = await chromiumPath()
+  console.log(executable)
+  console.log(chromiumVersion(executable))
+}

@@ -1,0 +1,80 @@
+/**
+ * Browser tests: Playwright driving a Chromium that needs no download (scripts/chromium-path.mjs)
+ * against the real local Workers runtime (`npm run e2e:server`: both workers under `wrangler dev`).
+ *
+ * - E2E_BASE_URL=http://host:port runs against a server that is already up and starts none.
+ * - Otherwise one server is started for the whole run on E2E_PORT, or on the first free port from
+ *   8799 (never 8787, a developer's `npm start`), and stopped at the end.
+ *
+ * Run: `npm run test:e2e` (typecheck + all specs), or one spec with
+ * `npx playwright test -c tests/e2e/playwright.config.ts routes.spec.ts`. A failure leaves a
+ * screenshot and a trace in tests/e2e/test-results/.
+ *
+ * This file is evaluated again in every worker process; the values the main process picks (port,
+ * Chromium path) are handed down through the environment so every process agrees on them.
+ */
+import { createServer } from 'node:net'
+import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../../scripts/chromium-path.mjs'
+
+async function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen({ port, host: '127.0.0.1' }, () => server.close(() => resolve(true)))
+  })
+}
+
+async function firstFreePort(from: number): Promise<number> {
+  for (let port = from; port < from + 100; port += 1) if (await isFree(port)) return port
+  throw new Error(`no free port in ${from}..${from + 99}; set E2E_PORT or E2E_BASE_URL`)
+}
+
+const externalServer = process.env.E2E_BASE_URL?.replace(/\/+$/, '')
+if (!externalServer) process.env.E2E_PORT ??= String(await firstFreePort(8799))
+if (!process.env.E2E_CHROMIUM) {
+  process.env.E2E_CHROMIUM = await chromiumPath()
+  console.log(`browser tests: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`)
+}
+
+const baseURL = externalServer ?? `http://127.0.0.1:${process.env.E2E_PORT}`
+const isCI = Boolean(process.env.CI)
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: './test-results',
+  fullyParallel: true,
+  // Two cores: wrangler's workerd takes one, the browsers share the rest.
+  workers: 2,
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [[isCI ? 'line' : 'list'], ['./summary-reporter.ts']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 800 },
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: externalServer
+    ? undefined
+    : {
+        command: 'npm run e2e:server',
+        cwd: '../..',
+        // Ready once the home page renders: the site worker and the content service both answer.
+        url: `${baseURL}/`,
+        env: { E2E_PORT: process.env.E2E_PORT!, WRANGLER_SEND_METRICS: 'false' },
+        // Migrating and seeding D1, building the client bundle and starting workerd, on 2 cores.
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: 'pipe',
+        stderr: 'pipe',
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      },
+})
