@@ -1,0 +1,134 @@
+/**
+ * POST /api/contact, the form island's route: against the reference content service for the happy
+ * path, and against a misbehaving backend at `fetch` for every failure the spec names (section 8).
+ */
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fakeBackend, json, text } from './support/fake-backend'
+import { postJson, referenceService, VALID } from './support/contact'
+
+let backend: ReturnType<typeof fakeBackend> | undefined
+afterEach(() => {
+  backend?.restore()
+  backend = undefined
+})
+
+describe('POST /api/contact against the reference service', () => {
+  it('forwards exactly the three trimmed fields and answers 200 {ok: true}', async () => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { name: '  Անի Սարգսյան ', email: ' ani@example.am ', comments: '\n Բարև ձեզ \n', website: '' })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    expect(await response.json()).toEqual({ ok: true })
+    const [call, ...more] = service.messages()
+    expect(more).toHaveLength(0)
+    expect(call?.method).toBe('POST')
+    expect(call?.path).toBe('/api/erebuni/messages')
+    expect(call?.body).toEqual({ name: 'Անի Սարգսյան', email: 'ani@example.am', comments: 'Բարև ձեզ' })
+    expect(call?.headers.get('Authorization')).toBe('')
+    expect(call?.headers.get('Content-Type')).toBe('application/json')
+    expect(call?.status).toBe(200)
+    const stored = await env.TEST_CONTENT_DB.prepare('SELECT name, email, comments FROM messages WHERE email = ?').bind('ani@example.am').all()
+    expect(stored.results).toEqual([{ name: 'Անի Սարգսյան', email: 'ani@example.am', comments: 'Բարև ձեզ' }])
+  })
+
+  it('sends the API token as the Authorization header', async () => {
+    const service = referenceService()
+    await postJson({ ...service.bindings, API_TOKEN: 'site-token' }, VALID)
+    expect(service.messages()[0]?.headers.get('Authorization')).toBe('site-token')
+  })
+
+  it.each([
+    ['Latin', 'Mary-Jane O’Neil'],
+    ['Cyrillic', 'Анна-Мария'],
+    ['Armenian', 'Արամ Խաչատրյան'],
+  ])('accepts a %s name', async (_, name) => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { ...VALID, name })
+    expect(response.status).toBe(200)
+    expect(service.messages()[0]?.body).toMatchObject({ name })
+  })
+
+  it('answers 422 with one dictionary key per field and never calls the backend', async () => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { name: 'A', email: '', comments: 'x'.repeat(501) })
+    expect(response.status).toBe(422)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    expect(await response.json()).toEqual({
+      ok: false,
+      errors: {
+        name: 'contact.nameTooShort',
+        email: 'contact.requiredEmail',
+        comments: 'contact.messageTooLong',
+        form: 'contact.fillAllFields',
+      },
+    })
+    expect(service.received).toHaveLength(0)
+  })
+
+  it('answers a filled honeypot like a success and never forwards it', async () => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { ...VALID, website: 'https://spam.example' })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+    expect(service.received).toHaveLength(0)
+  })
+})
+
+describe('POST /api/contact against a misbehaving backend', () => {
+  it('forwards to ${API_HOST}/api/${PRODUCT}/messages with the Authorization header', async () => {
+    backend = fakeBackend({ messages: json({ payload: { id: 1 } }) })
+    const response = await postJson(backend.env({ API_TOKEN: 'secret', PRODUCT: 'acme' }), { ...VALID, name: ' Anna Smith ', extra: 'dropped' })
+    expect(response.status).toBe(200)
+    const [call] = backend.callsTo('messages')
+    expect(call?.url.href).toBe(`${backend.origin}/api/acme/messages`)
+    expect(call?.method).toBe('POST')
+    expect(call?.headers.get('Authorization')).toBe('secret')
+    expect(JSON.parse(call!.body)).toEqual(VALID)
+  })
+
+  it('passes on the backend’s message when it answers 500 with one', async () => {
+    backend = fakeBackend({ messages: json({ message: 'Mailbox is full' }, 500) })
+    const response = await postJson(backend.env(), VALID)
+    expect(response.status).toBe(502)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    expect(await response.json()).toEqual({ ok: false, message: 'Mailbox is full' })
+  })
+
+  it.each([
+    ['500 without a message', json({ error: 'x' }, 500)],
+    ['500 with a blank message', json({ message: '  ' }, 500)],
+    ['500 with malformed JSON', text('{"message": ', 500)],
+    ['201 (anything but 200 is a failure)', json({ payload: { id: 1 } }, 201)],
+    ['404', json({}, 404)],
+  ])('answers 502 without a message when the backend answers %s', async (_, answer) => {
+    backend = fakeBackend({ messages: answer })
+    const response = await postJson(backend.env(), VALID)
+    expect(response.status).toBe(502)
+    expect(await response.json()).toEqual({ ok: false })
+    expect(backend.callsTo('messages')).toHaveLength(1)
+  })
+
+  it('counts 200 as success even when its body is malformed (spec section 7: success is status 200)', async () => {
+    backend = fakeBackend({ messages: text('not json', 200) })
+    const response = await postJson(backend.env(), VALID)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+  })
+
+  it('answers 504 when the backend is slower than API_TIMEOUT_MS', async () => {
+    backend = fakeBackend({ messages: 'hang' })
+    const started = Date.now()
+    const response = await postJson(backend.env({ API_TIMEOUT_MS: '150' }), VALID)
+    expect(response.status).toBe(504)
+    expect(await response.json()).toEqual({ ok: false })
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  it('answers 502 when the backend cannot be reached', async () => {
+    backend = fakeBackend({ messages: () => Promise.reject(new TypeError('connection refused')) })
+    const response = await postJson(backend.env(), VALID)
+    expect(response.status).toBe(502)
+    expect(await response.json()).toEqual({ ok: false })
+  })
+})
