@@ -15,7 +15,7 @@ export function AboutMission({ lng, pick, about }: AboutMissionProps) {
   const cards = about.missions.filter((card) => pick(card, 'title').trim() || hasText(pick(card, 'description')))
   if (!title && !subtitle && !hasText(description) && cards.length === 0) return null
   return (
-    <section className="section about-mission" aria-labelledby={title ? 'mission-title' : undefined}>
+    <section className="section section--tinted about-mission" aria-labelledby={title ? 'mission-title' : undefined}>
       <div className="container">
         <div className="section-heading section-heading--center">
           {subtitle ? <p className="eyebrow">{subtitle}</p> : null}
@@ -32,7 +32,7 @@ export function AboutMission({ lng, pick, about }: AboutMissionProps) {
               const cardTitle = pick(card, 'title')
               return (
                 <li key={String(card.id || index)} className="mission-card">
-                  <Image className="mission-card__image" src={card.img} alt={cardTitle} width={96} height={96} />
+                  <Image className="mission-card__image" src={card.img} alt={cardTitle} width={480} height={300} />
                   {cardTitle ? <h3 className="mission-card__title">{cardTitle}</h3> : null}
                   <RichText html={pick(card, 'description')} lng={lng} className="rich-text mission-card__text" />
                 </li>
