@@ -8,7 +8,7 @@
  *
  * Run: `npm run test:e2e` (typecheck + all specs), or one spec with
  * `npx playwright test -c tests/e2e/playwright.config.ts routes.spec.ts`. A failure leaves a
- * screenshot and a trace in tests/e2e/test-results/.
+ * screenshot and a trace in tests/e2e/test-results/port-<port>/.
  *
  * This file is evaluated again in every worker process; the values the main process picks (port,
  * Chromium path) are handed down through the environment so every process agrees on them.
@@ -43,7 +43,8 @@ const isCI = Boolean(process.env.CI)
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: './test-results',
+  // One folder per server port: runs side by side in one working tree never wipe each other's artifacts.
+  outputDir: `./test-results/${externalServer ? 'external' : `port-${process.env.E2E_PORT}`}`,
   fullyParallel: true,
   // Two cores: wrangler's workerd takes one, the browsers share the rest.
   workers: 2,
