@@ -31,6 +31,12 @@ export type Bindings = {
   VITALS?: AnalyticsEngineDataset
   /** Per-client limit on contact messages forwarded to the backend (wrangler.toml `[[ratelimits]]`). */
   CONTACT_RATE_LIMITER: RateLimit
+  /** Seconds a rendered page is fresh in the page cache (then stale for 10 minutes); '0' turns it off; default 60. */
+  PAGE_CACHE_TTL?: string
+  /** Secret: lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
+  CACHE_BYPASS_TOKEN?: string
+  /** The deployed version's id: the page cache starts empty on every deploy. */
+  CF_VERSION_METADATA?: WorkerVersionMetadata
 }
 
 export type AppEnv = {

@@ -5,6 +5,8 @@
 import { Hono } from 'hono'
 import type { AppEnv } from './env'
 import { language } from './middleware/language'
+import { pageCache } from './middleware/page-cache'
+import { securityHeaders } from './middleware/security-headers'
 import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
 import { pages } from './routes/pages'
@@ -14,7 +16,10 @@ import { renderer } from './views/renderer'
 
 export const app = new Hono<AppEnv>()
 
+app.use('*', securityHeaders())
 app.use('*', language())
+// After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
+app.use('*', pageCache({ app }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.

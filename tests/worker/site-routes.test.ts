@@ -140,39 +140,42 @@ describe('a failing backend with nothing cached', () => {
 })
 
 describe('payload cache through the site', () => {
+  // The payload cache under the page cache: every visit renders (tests/worker/page-cache.test.ts covers the page cache).
+  const noPageCache = { PAGE_CACHE_TTL: '0' }
+
   it('calls the backend once for repeated loads of a page', async () => {
     backend = fakeBackend()
-    await fetchPage('/en/about', backend.env())
-    await fetchPage('/en/about', backend.env())
-    await fetchPage('/ru/about', backend.env())
+    await fetchPage('/en/about', backend.env(noPageCache))
+    await fetchPage('/en/about', backend.env(noPageCache))
+    await fetchPage('/ru/about', backend.env(noPageCache))
     expect(backend.callsTo('get-about-page')).toHaveLength(1)
     expect(backend.callsTo('navbar-data')).toHaveLength(1)
   })
 
   it('serves a stale copy and refreshes it in the background', async () => {
     backend = fakeBackend()
-    await fetchPage('/en/about', backend.env())
+    await fetchPage('/en/about', backend.env(noPageCache))
     const key = `payload:v1:${backend.origin}:erebuni:get-about-page`
     await env.CONTENT_CACHE.put(
       key,
       JSON.stringify({ storedAt: Date.now() - 3_600_000, payload: { firstBanner: { titleBanner: 'Old title' } } }),
     )
-    const stale = await (await fetchPage('/en/about', backend.env())).text()
+    const stale = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
     expect(stale).toContain('Old title')
     expect(backend.callsTo('get-about-page')).toHaveLength(2)
-    const fresh = await (await fetchPage('/en/about', backend.env())).text()
+    const fresh = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
     expect(fresh).toContain('About us')
   })
 
   it('serves the stale copy when the backend fails, times out or answers garbage', async () => {
     backend = fakeBackend()
-    await fetchPage('/en/enterprises', backend.env())
+    await fetchPage('/en/enterprises', backend.env(noPageCache))
     const origin = backend.origin
     backend.restore()
     for (const failure of [json({ message: 'down' }, 500), 'hang' as const, text('garbage')]) {
       const endpoints = ['get-enterprises-page', 'navbar-data', 'contact-us', 'page-meta-data']
       backend = fakeBackend(Object.fromEntries(endpoints.map((name) => [name, failure])), origin)
-      const response = await fetchPage('/en/enterprises', backend.env({ CONTENT_TTL: '0' }))
+      const response = await fetchPage('/en/enterprises', backend.env({ ...noPageCache, CONTENT_TTL: '0' }))
       expect(response.status).toBe(200)
       expect(await response.text()).toContain('Enterprises')
       expect(backend.callsTo('get-enterprises-page')).toHaveLength(1)

@@ -1,0 +1,102 @@
+/**
+ * Rendered pages in the Cache API: the key they are stored under, what is stored with them, and
+ * how a stored page answers a visitor (200, or 304 to a matching If-None-Match).
+ */
+import type { Bindings } from '../../env'
+import { clientManifest } from '../../generated/client-manifest'
+
+/** Epoch milliseconds at which the stored page was rendered; kept in the cache, never sent. */
+export const STORED_AT = 'X-Stored-At'
+
+/** What the page cache did for a response, in the X-Page-Cache header. */
+export type PageCacheStatus = 'hit' | 'stale' | 'miss' | 'bypass'
+
+/** Stands in for the deployment id where the version metadata binding is missing: the bundle's hash. */
+const BUNDLE_VERSION = fnv1a(JSON.stringify(clientManifest))
+
+/**
+ * The cache key of a page: its full address, under the deployed version (so a deploy starts with
+ * an empty page cache) and the content source (so a worker pointed at another backend never
+ * answers with pages rendered from this one's content).
+ */
+export function pageCacheKey(url: string, env: Bindings): string {
+  const { origin, pathname, search } = new URL(url)
+  const version = env.CF_VERSION_METADATA?.id || BUNDLE_VERSION
+  const source = encodeURIComponent(env.API_HOST || 'bundled')
+  return `${origin}/__page-cache/${version}/${source}${pathname}${search}`
+}
+
+/** A 200 HTML page that says nothing against being shared. */
+export function isCacheable(response: Response): boolean {
+  const cacheControl = response.headers.get('Cache-Control') ?? ''
+  return (
+    response.status === 200 &&
+    response.body !== null &&
+    /^text\/html\b/i.test(response.headers.get('Content-Type') ?? '') &&
+    !response.headers.has('Set-Cookie') &&
+    !/\b(no-store|no-cache|private)\b/i.test(cacheControl)
+  )
+}
+
+type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number }
+
+/**
+ * Reads the whole page, then stores it with its ETag. A body that breaks off or does not end the
+ * document (a render that failed mid-stream) is not stored. Resolves to whether it was stored.
+ */
+export async function storePage(cache: Cache, key: string, body: ReadableStream, options: StoreOptions): Promise<boolean> {
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer())
+  const tail = new TextDecoder().decode(bytes.subarray(-32)).trimEnd().toLowerCase()
+  if (!tail.endsWith('</html>')) return false
+  const headers = new Headers(options.headers)
+  for (const name of ['Age', 'X-Page-Cache', 'Content-Length']) headers.delete(name)
+  headers.set('ETag', await etagOf(bytes))
+  // The Cache API drops the copy once it can no longer be served, even stale.
+  headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
+  headers.set(STORED_AT, String(options.storedAt))
+  await cache.put(key, new Response(bytes, { status: 200, headers }))
+  return true
+}
+
+/** Milliseconds since the stored page was rendered; Infinity for a copy without a readable time. */
+export function ageOf(stored: Response, now: number): number {
+  const storedAt = Number(stored.headers.get(STORED_AT))
+  return Number.isFinite(storedAt) && stored.headers.has(STORED_AT) ? Math.max(0, now - storedAt) : Infinity
+}
+
+type AnswerOptions = { ageMs: number; cacheControl: string; status: PageCacheStatus }
+
+/** The visitor's answer from a stored page: 304 when their copy is current, else the page. */
+export function answerFromStore(stored: Response, request: Request, options: AnswerOptions): Response {
+  const headers = new Headers(stored.headers)
+  headers.delete(STORED_AT)
+  headers.set('Cache-Control', options.cacheControl)
+  headers.set('Age', String(Math.floor(options.ageMs / 1000)))
+  headers.set('X-Page-Cache', options.status)
+  if (matchesEtag(request.headers.get('If-None-Match'), headers.get('ETag'))) {
+    void stored.body?.cancel()
+    headers.delete('Content-Length')
+    headers.delete('Content-Type')
+    return new Response(null, { status: 304, headers })
+  }
+  return new Response(stored.body, { status: 200, headers })
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110, section 13.1.2). */
+export function matchesEtag(ifNoneMatch: string | null, etag: string | null): boolean {
+  if (!ifNoneMatch || !etag) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
+}
+
+async function etagOf(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+  const base64 = btoa(String.fromCharCode(...digest.subarray(0, 18)))
+  return `"${base64.replace(/\+/g, '-').replace(/\//g, '_')}"`
+}
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}

@@ -1,0 +1,284 @@
+/**
+ * The page cache (src/middleware/page-cache/): through the whole site against a fake backend that
+ * counts calls, and on its own around a small app with an injected clock, since fake timers do
+ * not age what the Cache API holds.
+ */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { Hono } from 'hono'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AppEnv, Bindings } from '../../src/env'
+import { BYPASS_HEADER, BYPASS_TOKEN_HEADER, pageCache, pageCacheKey, STORED_AT } from '../../src/middleware/page-cache'
+import { fakeBackend, json } from './support/fake-backend'
+import { fetchPage } from './support/worker'
+
+let backend: ReturnType<typeof fakeBackend> | undefined
+afterEach(() => backend?.restore())
+
+/** Empties the payload cache, so only the page cache can answer without the backend. */
+async function clearPayloadCache() {
+  const { keys } = await env.CONTENT_CACHE.list()
+  await Promise.all(keys.map((key) => env.CONTENT_CACHE.delete(key.name)))
+}
+
+/** Rewrites a stored page as if it had been rendered `ageMs` ago with `body`. */
+async function agePage(path: string, bindings: Bindings, ageMs: number, body: string) {
+  const key = pageCacheKey(new URL(path, 'http://localhost').href, bindings)
+  const stored = await caches.default.match(key)
+  expect(stored).toBeDefined()
+  await stored!.body?.cancel()
+  const headers = new Headers(stored!.headers)
+  headers.set(STORED_AT, String(Date.now() - ageMs))
+  await caches.default.put(key, new Response(body, { status: 200, headers }))
+}
+
+describe('GET pages through the page cache', () => {
+  it('serves the second visit from the Cache API with no backend call and no render', async () => {
+    backend = fakeBackend()
+    const first = await fetchPage('/en/about', backend.env())
+    expect(first.headers.get('X-Page-Cache')).toBe('miss')
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    const html = await first.text()
+    const calls = backend.calls.length
+    await clearPayloadCache()
+
+    const second = await fetchPage('/en/about', backend.env())
+    expect(second.status).toBe(200)
+    expect(second.headers.get('X-Page-Cache')).toBe('hit')
+    expect(second.headers.get('Content-Type')).toMatch(/^text\/html/)
+    expect(second.headers.get('ETag')).toMatch(/^"[\w-]+"$/)
+    expect(Number(second.headers.get('Age'))).toBeGreaterThanOrEqual(0)
+    expect(second.headers.has(STORED_AT)).toBe(false)
+    expect(await second.text()).toBe(html)
+    expect(backend.calls).toHaveLength(calls)
+  })
+
+  it('answers 304 to an If-None-Match that matches, and the page to one that does not', async () => {
+    backend = fakeBackend()
+    await fetchPage('/ru', backend.env())
+    const etag = (await fetchPage('/ru', backend.env())).headers.get('ETag')!
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const response = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': ifNoneMatch } })
+      expect(response.status).toBe(304)
+      expect(response.headers.get('ETag')).toBe(etag)
+      expect(response.headers.get('Cache-Control')).toMatch(/max-age=60/)
+      expect(await response.text()).toBe('')
+    }
+    const changed = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': '"old"' } })
+    expect(changed.status).toBe(200)
+    expect(await changed.text()).toContain('<html lang="ru">')
+  })
+
+  it('keeps each address apart: language, page and query', async () => {
+    backend = fakeBackend()
+    for (const path of ['/en', '/ru', '/', '/en/contact-us', '/en/contact-us?sent=1']) {
+      const response = await fetchPage(path, backend.env())
+      expect(response.headers.get('X-Page-Cache'), path).toBe('miss')
+    }
+    expect((await fetchPage('/en/contact-us?sent=1', backend.env())).headers.get('X-Page-Cache')).toBe('hit')
+  })
+
+  it('starts empty for a new deployment', async () => {
+    backend = fakeBackend()
+    const version = (id: string) => backend!.env({ CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })
+    await fetchPage('/en', version('one'))
+    expect((await fetchPage('/en', version('one'))).headers.get('X-Page-Cache')).toBe('hit')
+    expect((await fetchPage('/en', version('two'))).headers.get('X-Page-Cache')).toBe('miss')
+  })
+
+  it('does not store error pages: a 503 while the backend is down is followed by the page once it is up', async () => {
+    backend = fakeBackend({ 'navbar-data': json({ message: 'down' }, 500) })
+    const down = await fetchPage('/en/enterprises', backend.env())
+    expect(down.status).toBe(503)
+    expect(down.headers.get('Cache-Control')).toBe('no-store')
+    expect(down.headers.has('X-Page-Cache')).toBe(false)
+    const origin = backend.origin
+    backend.restore()
+    backend = fakeBackend({}, origin)
+    const up = await fetchPage('/en/enterprises', backend.env())
+    expect(up.status).toBe(200)
+    expect(up.headers.get('X-Page-Cache')).toBe('miss')
+  })
+
+  it('does not store 404s or redirects', async () => {
+    backend = fakeBackend()
+    for (const path of ['/en/nope', '/en/nope', '/hy/about', '/en/services']) {
+      const response = await fetchPage(path, backend.env(), { redirect: 'manual' })
+      expect(response.status, path).not.toBe(200)
+      expect(response.headers.has('X-Page-Cache'), path).toBe(false)
+    }
+  })
+
+  it('serves a stale page while it renders it again in the background', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/about', bindings)
+    await agePage('/en/about', bindings, 120_000, '<!DOCTYPE html><html><body>Old page</body></html>')
+
+    const stale = await fetchPage('/en/about', bindings)
+    expect(stale.headers.get('X-Page-Cache')).toBe('stale')
+    expect(Number(stale.headers.get('Age'))).toBeGreaterThanOrEqual(120)
+    expect(await stale.text()).toContain('Old page')
+
+    const fresh = await fetchPage('/en/about', bindings)
+    expect(fresh.headers.get('X-Page-Cache')).toBe('hit')
+    expect(await fresh.text()).toContain('About us')
+  })
+
+  it('renders again in the foreground once the stale window is over', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/about', bindings)
+    await agePage('/en/about', bindings, 700_000, '<!DOCTYPE html><html><body>Ancient page</body></html>')
+    const response = await fetchPage('/en/about', bindings)
+    expect(response.headers.get('X-Page-Cache')).toBe('miss')
+    expect(await response.text()).not.toContain('Ancient page')
+  })
+
+  it('is off with PAGE_CACHE_TTL=0', async () => {
+    backend = fakeBackend()
+    await fetchPage('/en', backend.env({ PAGE_CACHE_TTL: '0' }))
+    const response = await fetchPage('/en', backend.env({ PAGE_CACHE_TTL: '0' }))
+    expect(response.headers.has('X-Page-Cache')).toBe(false)
+    expect(response.headers.has('Cache-Control')).toBe(false)
+  })
+})
+
+describe('the bench bypass', () => {
+  const token = 'bench-secret'
+  const bypass = (mode: string, given = token) => ({ headers: { [BYPASS_HEADER]: mode, [BYPASS_TOKEN_HEADER]: given } })
+
+  it("renders from cached payloads with 'page', and loads every payload with 'all'", async () => {
+    backend = fakeBackend()
+    const bindings = backend.env({ CACHE_BYPASS_TOKEN: token })
+    await fetchPage('/en', bindings)
+    const calls = backend.calls.length
+
+    const page = await fetchPage('/en', bindings, bypass('page'))
+    expect(page.headers.get('X-Page-Cache')).toBe('bypass')
+    expect(await page.text()).toContain('<html lang="en">')
+    expect(backend.calls).toHaveLength(calls)
+
+    const all = await fetchPage('/en', bindings, bypass('all'))
+    expect(all.headers.get('X-Page-Cache')).toBe('bypass')
+    expect(backend.callsTo('get-home-page')).toHaveLength(2)
+  })
+
+  it('is ignored without the right token, or when no token is configured', async () => {
+    backend = fakeBackend()
+    await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }))
+    const wrong = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }), bypass('all', 'guess'))
+    expect(wrong.headers.get('X-Page-Cache')).toBe('hit')
+    const unset = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: '' }), bypass('all', ''))
+    expect(unset.headers.get('X-Page-Cache')).toBe('hit')
+    const noCache = await fetchPage('/en', backend.env(), { headers: { 'Cache-Control': 'no-cache', Pragma: 'no-cache' } })
+    expect(noCache.headers.get('X-Page-Cache')).toBe('hit')
+  })
+})
+
+describe('pageCache() with an injected clock', () => {
+  let clock = 1_700_000_000_000
+  let renders = 0
+  let release: () => void = () => undefined
+
+  const app = new Hono<AppEnv>()
+  app.use('*', pageCache({ app, now: () => clock }))
+  app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
+  app.get('/cookie', (c) => {
+    c.header('Set-Cookie', 'a=b')
+    return c.html('<!DOCTYPE html><html></html>')
+  })
+  app.get('/private', (c) => c.html('<!DOCTYPE html><html></html>', 200, { 'Cache-Control': 'private' }))
+  app.get('/broken', () => {
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>half'))
+        controller.error(new Error('render failed'))
+      },
+    })
+    return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
+  })
+  app.get('/slow', () => {
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const body = new ReadableStream({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>first'))
+        await held
+        controller.enqueue(new TextEncoder().encode(' rest</body></html>'))
+        controller.close()
+      },
+    })
+    return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
+  })
+
+  let site = 0
+  let bindings: Bindings
+  afterEach(() => {
+    clock += 10_000_000
+  })
+
+  async function visit(path: string): Promise<{ status: string | null; body: string }> {
+    const ctx = createExecutionContext()
+    const response = await app.fetch(new Request(`http://site-${site}.test${path}`), bindings, ctx)
+    const body = await response.text()
+    await waitOnExecutionContext(ctx)
+    return { status: response.headers.get('X-Page-Cache'), body }
+  }
+
+  function freshSite() {
+    site += 1
+    renders = 0
+    bindings = { ...(env as unknown as Bindings), PAGE_CACHE_TTL: '60' }
+  }
+
+  it('answers from the cache while fresh, stale with one background render, then renders again', async () => {
+    freshSite()
+    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 1') })
+    clock += 59_000
+    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    clock += 2_000
+    expect(await visit('/page')).toEqual({ status: 'stale', body: expect.stringContaining('render 1') })
+    expect(renders).toBe(2)
+    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
+    clock += 661_000
+    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 3') })
+  })
+
+  it('starts one background render however many visitors find the page stale', async () => {
+    freshSite()
+    await visit('/page')
+    clock += 120_000
+    const ctx = createExecutionContext()
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => app.fetch(new Request(`http://site-${site}.test/page`), bindings, ctx)),
+    )
+    expect(responses.map((response) => response.headers.get('X-Page-Cache'))).toEqual(Array(5).fill('stale'))
+    await Promise.all(responses.map((response) => response.text()))
+    await waitOnExecutionContext(ctx)
+    expect(renders).toBe(2)
+  })
+
+  it('sends the first bytes before the page is complete, and stores it once it is', async () => {
+    freshSite()
+    const ctx = createExecutionContext()
+    const response = await app.fetch(new Request(`http://site-${site}.test/slow`), bindings, ctx)
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    expect(new TextDecoder().decode(first.value)).toContain('first')
+    release()
+    while (!(await reader.read()).done);
+    await waitOnExecutionContext(ctx)
+    expect((await visit('/slow')).status).toBe('hit')
+  })
+
+  it('does not store a page whose render broke off, sets a cookie or is private', async () => {
+    freshSite()
+    for (const path of ['/broken', '/cookie', '/private']) {
+      const ctx = createExecutionContext()
+      const response = await app.fetch(new Request(`http://site-${site}.test${path}`), bindings, ctx)
+      await response.text().catch(() => '')
+      await waitOnExecutionContext(ctx)
+      expect(await caches.default.match(pageCacheKey(`http://site-${site}.test${path}`, bindings)), path).toBeUndefined()
+    }
+  })
+})
