@@ -6,6 +6,7 @@
 import { useEffect, type ComponentType, type ReactNode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { islandLoaders, type IslandName } from './islands/registry'
+import { startTelemetryWhenIdle } from './telemetry/schedule'
 
 /** Spec section 9: a script chunk that has not loaded after this long is a chunk-load failure. */
 const CHUNK_TIMEOUT_MS = 120_000
@@ -72,3 +73,6 @@ if (document.readyState === 'loading') {
 } else {
   void hydrateIslands()
 }
+
+// Web vitals and error reports: a chunk of its own, loaded after the load event when idle.
+startTelemetryWhenIdle()

@@ -66,7 +66,8 @@ describe('POST /api/vitals', () => {
 
   it('logs the data points when no dataset is bound', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined)
-    const response = await post('/api/vitals', { page: '/', metrics: [{ name: 'TTFB', value: 80, rating: 'good', id: 'a' }] })
+    const beacon = { page: '/', metrics: [{ name: 'TTFB', value: 80, rating: 'good', id: 'a' }] }
+    const response = await post('/api/vitals', beacon, { bindings: { VITALS: undefined } })
     expect(response.status).toBe(204)
     expect(log).toHaveBeenCalledWith(`telemetry ${JSON.stringify({ indexes: ['TTFB'], blobs: ['vital', 'TTFB', 'good', '/', 'hy', '', ''], doubles: [80] })}`)
   })

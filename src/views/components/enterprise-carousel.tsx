@@ -42,16 +42,19 @@ export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMor
 
 type EnterpriseCarouselProps = {
   slides: EnterpriseSlide[]
-  /** Accessible name of the carousel region. */
+  /**
+   * Accessible name of the carousel: a group, not a region, inside the section of the same name; the
+   * list gives each slide its position (https://www.w3.org/WAI/ARIA/apg/patterns/carousel/).
+   */
   label: string
 }
 
 export function EnterpriseCarousel({ slides, label }: EnterpriseCarouselProps) {
   return (
-    <div className="carousel" role="region" aria-roledescription="carousel" aria-label={label}>
+    <div className="carousel" role="group" aria-roledescription="carousel" aria-label={label}>
       <ul className="carousel__track">
-        {slides.map((slide, index) => (
-          <li key={slide.id} className="carousel__slide" aria-label={`${index + 1} / ${slides.length}`}>
+        {slides.map((slide) => (
+          <li key={slide.id} className="carousel__slide">
             <article className="enterprise-card">
               <img className="enterprise-card__image" src={slide.image} alt={slide.title} width={640} height={440} loading="lazy" decoding="async" />
               <div className="enterprise-card__body">

@@ -15,7 +15,7 @@ export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayl
     <>
       <PageBanner lng={lng} image={page.banner.img} title={title} description={pick(page.banner, 'description')} />
       {items.length > 0 ? (
-        <section className="section enterprises-list" aria-label={title}>
+        <section className="section enterprises-list">
           <div className="container feature-rows">
             {items.map((item, index) => (
               <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={2} />

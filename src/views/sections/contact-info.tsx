@@ -35,7 +35,8 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
   const email = contact.contactEmail.trim()
   const address = pick(contact, 'address').trim()
   const cards: Card[] = []
-  if (phone) cards.push({ icon: 'phone', title: pick(contact, 'phoneTitle') || t('contact.phone'), value: phone, href: `tel:${phone.replace(/[^\d+]/g, '')}` })
+  // Shown with no-break spaces and hyphens, so the number never wraps across lines.
+  if (phone) cards.push({ icon: 'phone', title: pick(contact, 'phoneTitle') || t('contact.phone'), value: phone.replace(/ /g, '\u00a0').replace(/-/g, '\u2011'), href: `tel:${phone.replace(/[^\d+]/g, '')}` })
   if (email) cards.push({ icon: 'mail', title: pick(contact, 'emailTitle') || t('contact.email'), value: email, href: `mailto:${email}` })
   if (address) cards.push({ icon: 'location', title: pick(contact, 'locationTitle') || t('contact.location'), value: address, href: mapsSearchUrl(address) })
   const socials = SOCIAL_NETWORKS.flatMap(([key, name]) => {

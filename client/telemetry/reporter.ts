@@ -1,0 +1,66 @@
+/**
+ * The telemetry chunk: web vitals (LCP, INP, CLS, TTFB) and uncaught browser errors, sent to the
+ * worker with navigator.sendBeacon (src/routes/telemetry.ts checks and stores them).
+ *
+ * Vitals are queued and sent together when the page is hidden, the moment web-vitals reports
+ * most of them (https://github.com/GoogleChrome/web-vitals#batch-multiple-reports-together).
+ * Errors go at once, at most TELEMETRY_LIMITS.errors per page view. A beacon is a string, which
+ * the browser sends as text/plain, so a same-origin beacon needs no preflight.
+ */
+import { onCLS, onINP, onLCP, onTTFB, type Metric } from 'web-vitals'
+import {
+  CLIENT_ERRORS_PATH,
+  TELEMETRY_LIMITS as LIMITS,
+  VITALS_PATH,
+  type ClientError,
+  type ClientErrorsBeacon,
+  type VitalMetric,
+  type VitalsBeacon,
+} from '../../src/shared/telemetry'
+
+const queue: VitalMetric[] = []
+let errorsSent = 0
+
+const page = () => location.pathname.slice(0, LIMITS.page)
+const cut = (text: unknown, max: number) => (typeof text === 'string' && text ? text.slice(0, max) : undefined)
+
+function send(path: string, beacon: VitalsBeacon | ClientErrorsBeacon): void {
+  try {
+    navigator.sendBeacon(path, JSON.stringify(beacon))
+  } catch {
+    // No sendBeacon, or the browser refused the beacon: telemetry is best effort.
+  }
+}
+
+function enqueue({ name, value, rating, id, navigationType }: Metric): void {
+  queue.push({ name, value, rating, id, navigationType })
+}
+
+function flushVitals(): void {
+  while (queue.length > 0) send(VITALS_PATH, { page: page(), metrics: queue.splice(0, LIMITS.metrics) })
+}
+
+function reportError(error: ClientError): void {
+  if (errorsSent >= LIMITS.errors) return
+  errorsSent += 1
+  send(CLIENT_ERRORS_PATH, { page: page(), errors: [error] })
+}
+
+function describeError(kind: ClientError['kind'], error: unknown, message?: string): ClientError {
+  const text = message || (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+  return { kind, message: cut(text, LIMITS.message) ?? 'unknown error', stack: cut(error instanceof Error ? error.stack : '', LIMITS.stack) }
+}
+
+export function startTelemetry(): void {
+  for (const onMetric of [onLCP, onINP, onCLS, onTTFB]) onMetric(enqueue)
+  // Registered after web-vitals' own listeners, so the metrics they report on hiding are queued first.
+  addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flushVitals()
+  })
+  addEventListener('pagehide', flushVitals)
+  addEventListener('error', (event) => {
+    const position = event.lineno ? { line: event.lineno, column: event.colno } : {}
+    reportError({ ...describeError('error', event.error, event.message), source: cut(event.filename, LIMITS.source), ...position })
+  })
+  addEventListener('unhandledrejection', (event) => reportError(describeError('unhandledrejection', event.reason)))
+}
