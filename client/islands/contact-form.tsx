@@ -5,7 +5,7 @@
  * the site's own /api/contact, and reports the outcome in a toast.
  */
 import { useRef, useState, type FormEvent } from 'react'
-import toast, { ToastBar, Toaster } from 'react-hot-toast'
+import { toast, Toaster } from '../toasts/toaster'
 import {
   COMMENTS_INPUT_MAX,
   EMAIL_INPUT_MAX,
@@ -35,6 +35,8 @@ export type ContactFormTexts = {
   tooManyRequests: string
   honeypotLabel: string
   close: string
+  /** Name of the toasts' region. */
+  notifications: string
   /** The text of every message the schema can give. */
   messages: Record<ContactMessageKey, string>
 }
@@ -190,21 +192,7 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
           {submitting ? texts.sending : texts.send}
         </button>
       </form>
-      <Toaster position="top-right" toastOptions={{ duration: 5000 }}>
-        {(item) => (
-          <ToastBar toast={item}>
-            {({ icon, message }) => (
-              <>
-                {icon}
-                {message}
-                <button type="button" className="toast-close" aria-label={texts.close} onClick={() => toast.dismiss(item.id)}>
-                  ×
-                </button>
-              </>
-            )}
-          </ToastBar>
-        )}
-      </Toaster>
+      <Toaster label={texts.notifications} closeLabel={texts.close} />
     </>
   )
 }

@@ -6,8 +6,11 @@
 import type { ComponentProps } from 'react'
 
 export const islandLoaders = {
+  'back-to-top': () => import('./back-to-top').then((m) => m.BackToTop),
+  carousel: () => import('./carousel').then((m) => m.Carousel),
   'contact-form': () => import('./contact-form').then((m) => m.ContactForm),
   'language-dropdown': () => import('./language-dropdown').then((m) => m.LanguageDropdown),
+  'navbar-menu': () => import('./navbar-menu').then((m) => m.NavbarMenu),
 }
 
 export type IslandName = keyof typeof islandLoaders

@@ -8,6 +8,7 @@ import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { ClientAssets } from './assets'
 import { OrganizationJsonLd } from './components/organization-json-ld'
+import { Island } from './island'
 import { Footer } from './layout/footer'
 import { Navbar } from './layout/navbar'
 import type { Shell } from './shell'
@@ -63,6 +64,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <Navbar shell={shell} />
         <main id="main">{children}</main>
         <Footer shell={shell} />
+        <Island name="back-to-top" props={{ label: t('ui.backToTop') }} />
       </body>
     </html>
   )

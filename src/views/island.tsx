@@ -6,15 +6,21 @@
  */
 import type { ComponentType } from 'react'
 import { preinit, preloadModule } from 'react-dom'
+import { BackToTop } from '../../client/islands/back-to-top'
+import { Carousel } from '../../client/islands/carousel'
 import { ContactForm } from '../../client/islands/contact-form'
 import { LanguageDropdown } from '../../client/islands/language-dropdown'
+import { NavbarMenu } from '../../client/islands/navbar-menu'
 import type { IslandName, IslandProps } from '../../client/islands/registry'
 import { clientManifest } from '../generated/client-manifest'
 
 /** The server's view of client/islands/registry.ts: a missing island fails to compile. */
 const components: { [N in IslandName]: ComponentType<IslandProps<N>> } = {
+  'back-to-top': BackToTop,
+  carousel: Carousel,
   'contact-form': ContactForm,
   'language-dropdown': LanguageDropdown,
+  'navbar-menu': NavbarMenu,
 }
 
 export function Island<N extends IslandName>({ name, props }: { name: N; props: IslandProps<N> }) {

@@ -50,6 +50,7 @@ export function contactFormProps(lng: Lng, contact: ContactData, state: ContactF
       tooManyRequests: t('contact.tooManyRequests'),
       honeypotLabel: t('contact.honeypotLabel'),
       close: t('ui.close'),
+      notifications: t('ui.notifications'),
       messages: Object.fromEntries(CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])) as ContactFormProps['texts']['messages'],
     },
     values: state.values,

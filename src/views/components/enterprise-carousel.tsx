@@ -13,6 +13,8 @@ import { switchLanguagePath, type Lng } from '../../shared/languages'
 import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
 import { FALLBACK, imageSrc } from './image'
 import { resolveLink } from './smart-link'
+import type { CarouselProps } from '../../../client/islands/carousel'
+import { Island } from '../island'
 
 export type EnterpriseSlide = {
   id: string
@@ -47,9 +49,11 @@ type EnterpriseCarouselProps = {
    * list gives each slide its position (https://www.w3.org/WAI/ARIA/apg/patterns/carousel/).
    */
   label: string
+  /** The carousel island's control labels: the island turns this list into a Swiper carousel. */
+  controls: CarouselProps
 }
 
-export function EnterpriseCarousel({ slides, label }: EnterpriseCarouselProps) {
+export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarouselProps) {
   return (
     <div className="carousel" role="group" aria-roledescription="carousel" aria-label={label}>
       <ul className="carousel__track">
@@ -72,6 +76,7 @@ export function EnterpriseCarousel({ slides, label }: EnterpriseCarouselProps) {
           </li>
         ))}
       </ul>
+      <Island name="carousel" props={controls} />
     </div>
   )
 }

@@ -29,7 +29,16 @@ export function HomeEnterprises({ lng, pick, home, t }: HomeEnterprisesProps) {
           subtitle={pick(home, 'enterprisesSubTitle') || t('ui.enterprisesSubtitle')}
         />
         {items.length > MAX_ROWS ? (
-          <EnterpriseCarousel slides={toSlides(items, pick, lng, t('ui.learnMore'))} label={title} />
+          <EnterpriseCarousel
+            slides={toSlides(items, pick, lng, t('ui.learnMore'))}
+            label={title}
+            controls={{
+              previousLabel: t('ui.previousSlide'),
+              nextLabel: t('ui.nextSlide'),
+              pauseLabel: t('ui.pauseCarousel'),
+              playLabel: t('ui.playCarousel'),
+            }}
+          />
         ) : (
           <div className="feature-rows">
             {items.map((item, index) => (
