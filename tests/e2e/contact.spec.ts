@@ -1,0 +1,206 @@
+/**
+ * The contact form end to end, in hy, en and ru, with JavaScript on (the island: client-side
+ * validation, submitting state, toasts) and off (the plain form: 422 page, redirect-after-post),
+ * checking what the reference content service stored in its local D1 database.
+ *
+ * Every test sends its own CF-Connecting-IP, as Cloudflare's edge would, so the per-client rate
+ * limit (5 a minute) counts each test apart.
+ */
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { en } from '../../src/shared/i18n/en'
+import { hy } from '../../src/shared/i18n/hy'
+import { ru } from '../../src/shared/i18n/ru'
+import { expect, gotoAndHydrate, test, type Page } from './fixtures'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const seed = JSON.parse(readFileSync(`${root}content-service/seed/contact-us.json`, 'utf8')) as Record<string, string>
+
+const LANGUAGES = [
+  { lng: 'hy', page: '/contact-us', prefix: 'arm_', dictionary: hy, name: 'Անի Սարգսյան' },
+  { lng: 'en', page: '/en/contact-us', prefix: '', dictionary: en, name: "Mary-Jane O'Neil" },
+  { lng: 'ru', page: '/ru/contact-us', prefix: 'ru_', dictionary: ru, name: 'Анна Петрова' },
+] as const
+
+/** A field of the seeded contact content in one language. */
+function content(prefix: string, field: string): string {
+  return seed[`${prefix}${field}`] || seed[field] || ''
+}
+
+/** A form field by its label, exactly: the page also has a region named after the form. */
+function field(page: Page, label: string) {
+  return page.getByRole('textbox', { name: label, exact: true })
+}
+
+/** A toast with this text, wherever the toaster renders it. */
+function toast(page: Page, text: string) {
+  return page.getByText(text, { exact: true }).first()
+}
+
+let clients = 0
+/** Gives the page's requests a client address of their own (see the header). */
+async function asNewClient(page: Page): Promise<void> {
+  clients += 1
+  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `e2e-${process.pid}-${Date.now()}-${clients}` })
+}
+
+/** A text no other run sends, to find this test's message in D1. */
+function uniqueComments(lng: string): string {
+  return `E2E ${lng} message ${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+}
+
+/**
+ * The messages the reference service stored with these comments: `wrangler d1 execute` on the
+ * local database the e2e server uses (.wrangler/state, see package.json `e2e:server`).
+ */
+async function storedMessages(comments: string): Promise<{ name: string; email: string; comments: string }[]> {
+  const sql = `SELECT name, email, comments FROM messages WHERE comments = '${comments.replaceAll("'", "''")}'`
+  const { stdout } = await promisify(execFile)(
+    `${root}node_modules/.bin/wrangler`,
+    ['d1', 'execute', 'CONTENT_DB', '-c', 'content-service/wrangler.toml', '--local', '--persist-to', '.wrangler/state', '--json', '--command', sql],
+    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  )
+  const [result] = JSON.parse(stdout) as { results: { name: string; email: string; comments: string }[] }[]
+  return result?.results ?? []
+}
+
+/** Reads D1 only when the config started the server, whose database we know. */
+const canReadD1 = !process.env.E2E_BASE_URL
+
+for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
+  const labels = {
+    name: content(prefix, 'nameLabel'),
+    email: content(prefix, 'emailLabel'),
+    message: content(prefix, 'messageLabel'),
+  }
+  const sendText = content(prefix, 'sendButtonText')
+  const sendingText = content(prefix, 'sendingText')
+
+  test.describe(`contact form in ${lng}, JavaScript on`, () => {
+    test.beforeEach(async ({ page }) => {
+      await asNewClient(page)
+      await gotoAndHydrate(page, path)
+    })
+
+    test('validates on submit without a request, then again on every change', async ({ page }) => {
+      let posts = 0
+      page.on('request', (request) => {
+        if (request.method() === 'POST') posts += 1
+      })
+      await page.getByRole('button', { name: sendText }).click()
+
+      await expect(page.getByText(t.contact.fillAllFields)).toBeVisible()
+      await expect(page.getByText(t.contact.requiredName)).toBeVisible()
+      await expect(page.getByText(t.contact.requiredEmail)).toBeVisible()
+      await expect(page.getByText(t.contact.requiredMessage)).toBeVisible()
+      await expect(field(page, labels.name)).toHaveAttribute('aria-invalid', 'true')
+      await expect(field(page, labels.name)).toBeFocused()
+
+      await field(page, labels.name).fill('A')
+      await expect(page.getByText(t.contact.nameTooShort)).toBeVisible()
+      await field(page, labels.name).fill('A1')
+      await expect(page.getByText(t.contact.invalidName)).toBeVisible()
+      await field(page, labels.name).fill(name)
+      await expect(page.getByText(t.contact.invalidName)).toBeHidden()
+      await field(page, labels.email).fill('not-an-email')
+      await expect(page.getByText(t.contact.invalidEmail)).toBeVisible()
+      await field(page, labels.message).fill('   ')
+      await expect(page.getByText(t.contact.requiredMessage)).toBeVisible()
+      await expect(page.getByText(t.contact.fillAllFields)).toBeVisible()
+      await field(page, labels.message).fill('ok')
+      await expect(page.getByText(t.contact.fillAllFields)).toBeHidden()
+      expect(posts).toBe(0)
+    })
+
+    test('sends once, shows the sending state, clears the form and toasts success; the backend stored it', async ({ page }) => {
+      const comments = uniqueComments(lng)
+      let release: () => void = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      const bodies: unknown[] = []
+      await page.route('**/api/contact', async (route) => {
+        bodies.push(route.request().postDataJSON())
+        await held
+        await route.continue()
+      })
+
+      await field(page, labels.name).fill(`  ${name} `)
+      await field(page, labels.email).fill('visitor@example.com')
+      await field(page, labels.message).fill(comments)
+      const button = page.getByRole('button', { name: sendText })
+      await button.click()
+
+      const sending = page.getByRole('button', { name: sendingText })
+      await expect(sending).toBeDisabled()
+      // A second submit while the first is in flight (Enter in a field) sends nothing.
+      await field(page, labels.email).press('Enter')
+      release()
+
+      await expect(toast(page, t.contact.success)).toBeVisible()
+      await expect(button).toBeEnabled()
+      await expect(field(page, labels.name)).toHaveValue('')
+      await expect(field(page, labels.email)).toHaveValue('')
+      await expect(field(page, labels.message)).toHaveValue('')
+      expect(bodies).toEqual([{ name, email: 'visitor@example.com', comments, website: '' }])
+      if (canReadD1) expect(await storedMessages(comments)).toEqual([{ name, email: 'visitor@example.com', comments }])
+    })
+
+    test('keeps the input and toasts the backend’s message, or the generic error without one', async ({ page, pageProblems }) => {
+      pageProblems.allow('/api/contact', 502)
+      const answers = [{ ok: false, message: 'Mailbox is full' }, { ok: false }]
+      await page.route('**/api/contact', (route) => route.fulfill({ status: 502, json: answers.shift() }))
+
+      await field(page, labels.name).fill(name)
+      await field(page, labels.email).fill('visitor@example.com')
+      await field(page, labels.message).fill('Hello there')
+      await page.getByRole('button', { name: sendText }).click()
+      await expect(toast(page, 'Mailbox is full')).toBeVisible()
+      await expect(field(page, labels.name)).toHaveValue(name)
+
+      await page.getByRole('button', { name: sendText }).click()
+      await expect(toast(page, t.contact.error)).toBeVisible()
+      await expect(field(page, labels.message)).toHaveValue('Hello there')
+    })
+  })
+
+  test.describe(`contact form in ${lng}, JavaScript off`, () => {
+    test.beforeEach(async ({ noJsPage, pageProblems }) => {
+      // With JavaScript off, Chromium refuses the islands' module preloads ('csp'): expected here.
+      pageProblems.allow(/\/assets\/.+\.js$/)
+      await asNewClient(noJsPage)
+    })
+
+    test('answers invalid input with the form again, input kept and messages beside each field', async ({ noJsPage, pageProblems }) => {
+      pageProblems.allow(path, 422)
+      await noJsPage.goto(path)
+      await field(noJsPage, labels.name).fill('A')
+      await field(noJsPage, labels.message).fill('Hello there')
+
+      const [response] = await Promise.all([
+        noJsPage.waitForResponse((r) => r.request().method() === 'POST'),
+        noJsPage.getByRole('button', { name: sendText }).click(),
+      ])
+
+      expect(response.status()).toBe(422)
+      await expect(field(noJsPage, labels.name)).toHaveValue('A')
+      await expect(field(noJsPage, labels.message)).toHaveValue('Hello there')
+      await expect(field(noJsPage, labels.name)).toHaveAccessibleDescription(t.contact.nameTooShort)
+      await expect(field(noJsPage, labels.email)).toHaveAccessibleDescription(t.contact.requiredEmail)
+      await expect(noJsPage.getByRole('alert').filter({ hasText: t.contact.fillAllFields })).toBeVisible()
+    })
+
+    test('sends, redirects to the page with a success notice, and the backend stored it', async ({ noJsPage }) => {
+      const comments = uniqueComments(lng)
+      await noJsPage.goto(path)
+      await field(noJsPage, labels.name).fill(` ${name}  `)
+      await field(noJsPage, labels.email).fill('no-js@example.com')
+      await field(noJsPage, labels.message).fill(comments)
+      await noJsPage.getByRole('button', { name: sendText }).click()
+
+      await expect(noJsPage).toHaveURL(`${path}?sent=1`)
+      await expect(noJsPage.getByRole('status').filter({ hasText: t.contact.success })).toBeVisible()
+      if (canReadD1) expect(await storedMessages(comments)).toEqual([{ name, email: 'no-js@example.com', comments }])
+    })
+  })
+}
