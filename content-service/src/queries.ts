@@ -1,0 +1,36 @@
+/**
+ * All D1 access of the content service, in one module so the tables are named in one place.
+ *
+ * Payloads are stored as the JSON documents the site reads (field names of
+ * shared/spec/payload-fields.md) and returned untouched: the editable source of truth is
+ * content-service/seed/*.json, and the seed script writes them here verbatim.
+ */
+
+/** Rows of `pages`: one per GET call of spec section 7 (page-meta-data aside). */
+export const PAGE_SLUGS = ['home', 'about', 'enterprises', 'contact-us', 'navbar'] as const
+export type PageSlug = (typeof PAGE_SLUGS)[number]
+
+/** A validated contact message, as stored in `messages`. */
+export type NewMessage = { name: string; email: string; comments: string }
+
+/** The payload stored for a page, or null when the database has not been seeded with it. */
+export async function getPage(db: D1Database, slug: PageSlug): Promise<unknown> {
+  const row = await db.prepare('SELECT payload FROM pages WHERE slug = ?').bind(slug).first<{ payload: string }>()
+  return row ? JSON.parse(row.payload) : null
+}
+
+/** The meta payload of a page key such as '/about', or null for an unknown page. */
+export async function getPageMeta(db: D1Database, page: string): Promise<unknown> {
+  const row = await db.prepare('SELECT payload FROM page_meta WHERE page = ?').bind(page).first<{ payload: string }>()
+  return row ? JSON.parse(row.payload) : null
+}
+
+/** Stores a message and returns its id. */
+export async function insertMessage(db: D1Database, message: NewMessage): Promise<number> {
+  const row = await db
+    .prepare('INSERT INTO messages (name, email, comments) VALUES (?, ?, ?) RETURNING id')
+    .bind(message.name, message.email, message.comments)
+    .first<{ id: number }>()
+  if (!row) throw new Error('INSERT INTO messages returned no row')
+  return row.id
+}

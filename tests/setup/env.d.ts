@@ -1,0 +1,19 @@
+/** Test-only bindings added by vitest.config.ts (see its header). */
+import type { D1Migration } from 'cloudflare:test'
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Content-service project only: the service's own database (content-service/wrangler.toml). */
+      CONTENT_DB: D1Database
+      /** content-service/migrations, read at config time. */
+      TEST_CONTENT_MIGRATIONS: D1Migration[]
+      /** The seed SQL statements of content-service/scripts/seed-sql.mjs. */
+      TEST_CONTENT_SEED: string[]
+      /** Site-relative images named in the seed but missing from public/ (should be empty). */
+      TEST_CONTENT_MISSING_IMAGES: string[]
+      /** Site project only: the content service's D1 database (same id as its CONTENT_DB). */
+      TEST_CONTENT_DB: D1Database
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/// <reference types="node" />
+/**
+ * Two Vitest projects, both inside the Workers runtime (@cloudflare/vitest-plugin):
+ *
+ * content-service — tests/content-service/*.test.ts against the reference content service itself
+ *   (content-service/wrangler.toml, main content-service/src/index.ts). Its CONTENT_DB is migrated
+ *   and seeded by tests/setup/content-service.ts before every test file.
+ *
+ * site — tests/worker/**\/*.test.ts against the site worker (root wrangler.toml, src/index.ts).
+ *   Its CONTENT service binding (wrangler.toml [[services]] -> "erebuni-content") is served by an
+ *   auxiliary worker named "erebuni-content": the content service bundled with esbuild into
+ *   .wrangler/test/content-service.mjs when this config loads. That worker's CONTENT_DB and the
+ *   site runner's extra TEST_CONTENT_DB binding name the same D1 database id, so
+ *   tests/setup/site.ts migrates and seeds it from the site side and `exports.default.fetch(...)`
+ *   (or env.CONTENT.fetch) gets the real seed content.
+ *
+ * Test-only bindings (both projects): TEST_CONTENT_MIGRATIONS (readD1Migrations of
+ * content-service/migrations) and TEST_CONTENT_SEED (the SQL statements of
+ * content-service/scripts/seed-sql.mjs, the same ones `npm run content:seed` runs); the site
+ * project adds TEST_CONTENT_DB. TEST_CONTENT_MISSING_IMAGES lists seed images absent from public/
+ * (checked in Node, asserted empty by a test). Types: tests/setup/env.d.ts.
+ *
+ * The site worker imports src/generated/client-manifest.ts, written by the [build] step
+ * (scripts/build-client.mjs), which the plugin does not run: when the manifest is missing, this
+ * config runs the build once so a fresh clone's `npx vitest run` works.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { build } from 'esbuild'
+import { unstable_readConfig } from 'wrangler'
+import { defineConfig } from 'vitest/config'
+import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
+
+const root = path.dirname(fileURLToPath(import.meta.url))
+const at = (relative: string) => path.join(root, relative)
+
+const contentConfig = unstable_readConfig({ config: at('content-service/wrangler.toml') })
+const contentDb = contentConfig.d1_databases.find((db: { binding: string; database_id?: string }) => db.binding === 'CONTENT_DB')
+if (!contentDb?.database_id) throw new Error('content-service/wrangler.toml: no CONTENT_DB database_id')
+
+const seed = readSeed()
+const testBindings = {
+  TEST_CONTENT_MIGRATIONS: await readD1Migrations(at('content-service/migrations')),
+  TEST_CONTENT_SEED: buildSeedStatements(seed),
+  TEST_CONTENT_MISSING_IMAGES: findMissingImages(seed),
+}
+
+/** The content service as one ES module file, for the site project's auxiliary worker. */
+const contentBundle = at('.wrangler/test/content-service.mjs')
+await build({
+  entryPoints: [at('content-service/src/index.ts')],
+  outfile: contentBundle,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  conditions: ['workerd', 'worker', 'browser'],
+  target: 'es2022',
+  external: ['cloudflare:*'],
+  logLevel: 'warning',
+})
+
+const manifest = at('src/generated/client-manifest.ts')
+const buildScript = at('scripts/build-client.mjs')
+if (!existsSync(manifest) && existsSync(buildScript)) {
+  const result = spawnSync(process.execPath, [buildScript], { cwd: root, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error('scripts/build-client.mjs failed; the site worker needs src/generated/client-manifest.ts')
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            remoteBindings: false,
+            wrangler: { configPath: './content-service/wrangler.toml' },
+            miniflare: { bindings: testBindings },
+          }),
+        ],
+        test: {
+          name: 'content-service',
+          include: ['tests/content-service/**/*.test.ts'],
+          setupFiles: ['./tests/setup/content-service.ts'],
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            remoteBindings: false,
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: testBindings,
+              d1Databases: { TEST_CONTENT_DB: contentDb.database_id },
+              workers: [
+                {
+                  name: contentConfig.name,
+                  modules: true,
+                  scriptPath: contentBundle,
+                  compatibilityDate: contentConfig.compatibility_date,
+                  compatibilityFlags: contentConfig.compatibility_flags,
+                  d1Databases: { CONTENT_DB: contentDb.database_id },
+                },
+              ],
+            },
+          }),
+        ],
+        test: {
+          name: 'site',
+          include: ['tests/worker/**/*.test.ts'],
+          setupFiles: ['./tests/setup/site.ts'],
+        },
+      },
+    ],
+  },
+})
