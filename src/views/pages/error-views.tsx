@@ -16,7 +16,8 @@ function ErrorView({ code, title, subtitle, message, button, lng }: ErrorViewPro
       <h1 id="error-title" className="error-view__title">
         {title}
       </h1>
-      <p className="error-view__subtitle">{subtitle}</p>
+      {/* 'Page Not Found' over 'Page not found' reads twice in ru and hy: keep the second for screen readers only. */}
+      <p className={subtitle.toLowerCase() === title.toLowerCase() ? 'visually-hidden' : 'error-view__subtitle'}>{subtitle}</p>
       <p className="error-view__message">{message}</p>
       <a className="button button--primary" href={localizePath('/', lng)}>
         {button}
