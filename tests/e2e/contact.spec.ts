@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
@@ -204,3 +205,21 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
     })
   })
 }
+
+test.describe('contact page weight', () => {
+  test('ships at most 95 KB of gzipped JavaScript, the form island included', async ({ page }) => {
+    const scripts = new Map<string, Promise<Buffer>>()
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) scripts.set(response.url(), response.body())
+    })
+    await gotoAndHydrate(page, '/en/contact-us')
+    await page.waitForLoadState('networkidle')
+
+    const sizes = await Promise.all([...scripts].map(async ([url, body]) => [new URL(url).pathname, gzipSync(await body).length] as const))
+    const total = sizes.reduce((sum, [, size]) => sum + size, 0)
+    test.info().annotations.push({ type: 'contact page JS (gzip)', description: sizes.map(([file, size]) => `${file} ${(size / 1024).toFixed(1)} KB`).join(', ') })
+    expect(sizes.some(([file]) => file.includes('/contact-form-'))).toBe(true)
+    expect(total / 1024).toBeLessThanOrEqual(95)
+  })
+})
+
