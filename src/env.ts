@@ -25,7 +25,7 @@ export type Bindings = {
   ASSETS: Fetcher
   /** Secret: Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
   SENTRY_DSN?: string
-  /** The deployed version, sent to Sentry as the release (e.g. the git commit); optional. */
+  /** The release sent to Sentry (e.g. the git commit); unset: the Workers version id. */
   RELEASE?: string
   /** Workers Analytics Engine dataset for web vitals and client errors; unbound: they are logged. */
   VITALS?: AnalyticsEngineDataset

@@ -34,7 +34,8 @@ function sentryFor(c: Context<AppEnv>): Toucan | null {
   if (!dsn) return null
   const existing = clients.get(c.req.raw)
   if (existing) return existing
-  const release = c.env.RELEASE?.trim() || RELEASE_FALLBACK
+  // RELEASE when the deploy sets it, else the Workers version id (wrangler.toml [version_metadata]).
+  const release = c.env.RELEASE?.trim() || c.env.CF_VERSION_METADATA?.id || RELEASE_FALLBACK
   const sentry = new Toucan({
     dsn,
     release,

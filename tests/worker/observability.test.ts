@@ -74,14 +74,22 @@ describe('failed backend calls', () => {
     expect(event?.request?.url).toBe('http://localhost/ru/about')
   })
 
-  it('reports a time-out on an Armenian page and says the release is unversioned when RELEASE is unset', async () => {
+  it('reports a time-out on an Armenian page, with the Workers version id as release when RELEASE is unset', async () => {
     sentry = fakeSentry()
     backend = fakeBackend({ 'get-enterprises-page': 'hang' })
-    const response = await fetchPage('/enterprises', backend.env({ SENTRY_DSN: DSN }))
+    const version = { id: '6f1c2d3e-version', tag: '', timestamp: '2026-11-21T00:00:00Z' }
+    const response = await fetchPage('/enterprises', backend.env({ SENTRY_DSN: DSN, CF_VERSION_METADATA: version }))
     expect(response.status).toBe(503)
     expect(sentry.events.map((event) => event.tags)).toEqual([
-      expect.objectContaining({ release: 'unversioned', route: '/enterprises', lng: 'hy', kind: 'backend' }),
+      expect.objectContaining({ release: '6f1c2d3e-version', route: '/enterprises', lng: 'hy', kind: 'backend' }),
     ])
+  })
+
+  it('says the release is unversioned without RELEASE or version metadata', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'navbar-data': json({}, 500) })
+    await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, CF_VERSION_METADATA: undefined }))
+    expect(sentry.events[0]?.release).toBe('unversioned')
   })
 
   it('sends only allow-listed request headers', async () => {
