@@ -1,13 +1,17 @@
 /**
- * The about page view (src/views/pages/about-page.tsx) with hand-made payloads: banners, the quote,
- * mission cards, partners, and every fallback.
+ * The about page: served by the worker from the seeded reference service in each language, and the
+ * view (src/views/pages/about-page.tsx) with hand-made payloads for banners, the quote, mission
+ * cards, partners and every fallback.
  */
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import seed from '../../content-service/seed/about.json'
 import { AboutPageSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { AboutPage } from '../../src/views/pages/about-page'
-import { headingLevels, headingsInOrder, renderView, select, selectOne } from './support/views'
+import { headingLevels, headingsInOrder, pageProblems, renderView, select, selectOne } from './support/views'
+import { fetchPage } from './support/worker'
 
 const full = {
   title: 'Who we are',
@@ -101,5 +105,24 @@ describe('about page view', () => {
     const html = render('en', {})
     expect(headingLevels(html)).toEqual([1])
     expect((await select(html, 'img')).map((image) => image.attrs.src)).toEqual(['/default-banner.jpg', '/default-banner.jpg'])
+  })
+})
+
+describe('about page served from the seeded reference service', () => {
+  it.each([
+    ['/about', 'hy', seed.firstBanner.arm_titleBanner],
+    ['/en/about', 'en', seed.firstBanner.titleBanner],
+    ['/ru/about', 'ru', seed.firstBanner.ru_titleBanner],
+  ] as const)('GET %s renders every section in %s with sound links and images', async (path, lng, title) => {
+    const response = await fetchPage(path, env)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
+    expect(headingsInOrder(headingLevels(html))).toBe(true)
+    expect(await select(html, '.quote-card__text')).toHaveLength(1)
+    expect((await selectOne(html, '.wide-banner__image'))?.attrs.src).toBe(seed.secondBanner.img)
+    expect(await select(html, '.mission-card')).toHaveLength(seed.missions.length)
+    expect(await select(html, '.partner__link[target="_blank"]')).toHaveLength(seed.thirdBanner.length)
+    expect(await pageProblems(html, lng)).toEqual([])
   })
 })

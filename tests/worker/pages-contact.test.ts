@@ -1,14 +1,18 @@
 /**
- * The contact page view (src/views/pages/contact-page.tsx) with hand-made payloads: the banner,
- * the form slot beside or without the second banner, contact cards and social links.
+ * The contact page: served by the worker from the seeded reference service in each language, and
+ * the view (src/views/pages/contact-page.tsx) with hand-made payloads for the banner, the form slot
+ * beside or without the second banner, contact cards and social links.
  */
 import { createElement } from 'react'
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import seed from '../../content-service/seed/contact-us.json'
 import { ContactDataSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { ContactPage } from '../../src/views/pages/contact-page'
-import { headingLevels, headingsInOrder, renderView, select, selectOne } from './support/views'
+import { headingLevels, headingsInOrder, pageProblems, renderView, select, selectOne } from './support/views'
+import { fetchPage } from './support/worker'
 
 const full = {
   phoneNumber: '+374 10 123 456',
@@ -94,5 +98,26 @@ describe('contact page view', () => {
 
   it('hides the contact-info block when there is nothing to show', () => {
     expect(render('en', { titleContact: 'Hi' })).not.toContain('contact-info')
+  })
+})
+
+describe('contact page served from the seeded reference service', () => {
+  const socials = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok'] as const
+
+  it.each([
+    ['/contact-us', 'hy', seed.arm_titleContact],
+    ['/en/contact-us', 'en', seed.titleContact],
+    ['/ru/contact-us', 'ru', seed.ru_titleContact],
+  ] as const)('GET %s renders the banner, the form beside the image and the contact cards in %s', async (path, lng, title) => {
+    const response = await fetchPage(path, env)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
+    expect(headingsInOrder(headingLevels(html))).toBe(true)
+    expect((await selectOne(html, '.contact-layout'))?.attrs.class).toContain('contact-layout--split')
+    expect(await select(html, '.contact-form-area form')).toHaveLength(1)
+    expect((await select(html, '.info-card__value')).map((link) => link.attrs.href?.split(':')[0])).toEqual(['tel', 'mailto', 'https'])
+    expect(await select(html, '.social-links__link')).toHaveLength(socials.filter((key) => seed[key]).length)
+    expect(await pageProblems(html, lng)).toEqual([])
   })
 })

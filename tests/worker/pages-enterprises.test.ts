@@ -1,13 +1,17 @@
 /**
- * The enterprises page view (src/views/pages/enterprises-page.tsx) with hand-made payloads:
- * alternating items, icons, buttons, skipped items and fallbacks.
+ * The enterprises page: served by the worker from the seeded reference service in each language,
+ * and the view (src/views/pages/enterprises-page.tsx) with hand-made payloads for alternating
+ * items, icons, buttons, skipped items and fallbacks.
  */
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import seed from '../../content-service/seed/enterprises.json'
 import { EnterprisesPageSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { EnterprisesPage } from '../../src/views/pages/enterprises-page'
-import { headingLevels, headingsInOrder, renderView, select, selectOne } from './support/views'
+import { headingLevels, headingsInOrder, pageProblems, renderView, select, selectOne } from './support/views'
+import { fetchPage } from './support/worker'
 
 const full = {
   banner: { img: '/images/ent-banner.jpg', titleBanner: 'Our projects', ru_titleBanner: 'Наши проекты', description: '<p>Since <em>1998</em></p>' },
@@ -85,5 +89,23 @@ describe('enterprises page view', () => {
     const html = render('en', { banner: full.banner, enterprises: [] })
     expect(html).not.toContain('enterprises-list')
     expect(headingLevels(html)).toEqual([1])
+  })
+})
+
+describe('enterprises page served from the seeded reference service', () => {
+  it.each([
+    ['/enterprises', 'hy', seed.banner.arm_titleBanner],
+    ['/en/enterprises', 'en', seed.banner.titleBanner],
+    ['/ru/enterprises', 'ru', seed.banner.ru_titleBanner],
+  ] as const)('GET %s renders the banner and alternating items in %s with sound links and images', async (path, lng, title) => {
+    const response = await fetchPage(path, env)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
+    expect(headingsInOrder(headingLevels(html))).toBe(true)
+    const rows = await select(html, '.feature-row')
+    expect(rows).toHaveLength(seed.enterprises.length)
+    expect(rows.map((row) => row.attrs.class?.includes('--reverse'))).toEqual(seed.enterprises.map((_, index) => index % 2 === 1))
+    expect(await pageProblems(html, lng)).toEqual([])
   })
 })

@@ -1,13 +1,17 @@
 /**
- * The home page view (src/views/pages/home-page.tsx) with hand-made payloads parsed through the
- * real schema: banner choice per language, section order and every fallback.
+ * The home page: served by the worker from the seeded reference service in each language, and the
+ * view (src/views/pages/home-page.tsx) with hand-made payloads parsed through the real schema for
+ * the banner choice per language, section order and every fallback.
  */
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import seed from '../../content-service/seed/home.json'
 import { HomePageSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { HomePage } from '../../src/views/pages/home-page'
-import { headingLevels, headingsInOrder, renderView, select, selectOne } from './support/views'
+import { headingLevels, headingsInOrder, pageProblems, renderView, select, selectOne } from './support/views'
+import { fetchPage } from './support/worker'
 
 const enterprise = (n: number, extra: Record<string, unknown> = {}) => ({
   id: n,
@@ -191,5 +195,25 @@ describe('home page view', () => {
   it('renders an empty payload as just the hero', () => {
     const html = render('en', {})
     expect(headingLevels(html)).toEqual([1])
+  })
+})
+
+describe('home page served from the seeded reference service', () => {
+  it.each([
+    ['/', 'hy', seed.arm_banner[0]!.title],
+    ['/en', 'en', seed.banner[0]!.title],
+    ['/ru', 'ru', seed.ru_banner[0]!.title],
+  ] as const)('GET %s renders every section in %s with sound links and images', async (path, lng, heroTitle) => {
+    const response = await fetchPage(path, env)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([heroTitle])
+    expect(headingsInOrder(headingLevels(html))).toBe(true)
+    expect(await select(html, '.service-card')).toHaveLength(seed.servicesHome.length)
+    // The seed has more than three enterprises: a carousel, one slide each.
+    expect(seed.enterprisesHome.length).toBeGreaterThan(3)
+    expect(await select(html, '.carousel__slide')).toHaveLength(seed.enterprisesHome.length)
+    expect(await select(html, '.founder')).toHaveLength(seed.foundersHome.length)
+    expect(await pageProblems(html, lng)).toEqual([])
   })
 })

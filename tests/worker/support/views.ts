@@ -66,3 +66,35 @@ function decodeEntities(text: string): string {
     .replace(/&nbsp;/g, '\u00a0')
     .replace(/&amp;/g, '&')
 }
+
+/**
+ * What a page's links and images must get right, as a list of problems (empty when all is well):
+ * http(s) links open in a new tab without an opener, internal links keep the language prefix,
+ * every image has a source, sizes and alt, and only the banner image is eager and high-priority.
+ */
+export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promise<string[]> {
+  const problems: string[] = []
+  for (const { attrs } of await select(html, 'main a[href]')) {
+    const href = attrs.href ?? ''
+    if (/^https?:/i.test(href)) {
+      if (attrs.target !== '_blank' || attrs.rel !== 'noopener noreferrer') problems.push(`external link without target/rel: ${href}`)
+    } else if (href.startsWith('/')) {
+      const prefixed = /^\/(en|ru)(\/|$|[?#])/.exec(href)?.[1]
+      if ((prefixed ?? 'hy') !== lng) problems.push(`internal link leaves ${lng}: ${href}`)
+      if (attrs.target) problems.push(`internal link opens a new tab: ${href}`)
+    } else if (!/^(mailto|tel):|^#/.test(href)) {
+      problems.push(`unexpected link: ${href}`)
+    }
+  }
+  const images = await select(html, 'main img')
+  images.forEach(({ attrs }, index) => {
+    if (!attrs.src) problems.push(`image ${index} without src`)
+    if (!(Number(attrs.width) > 0 && Number(attrs.height) > 0)) problems.push(`image without sizes: ${attrs.src}`)
+    if (attrs.alt === undefined) problems.push(`image without alt: ${attrs.src}`)
+    const hero = Boolean(attrs.class?.includes('page-banner__image'))
+    if (hero !== (attrs.fetchpriority === 'high')) problems.push(`fetchpriority on the wrong image: ${attrs.src}`)
+    if (hero === (attrs.loading === 'lazy')) problems.push(`loading=${attrs.loading} on ${attrs.src}`)
+  })
+  if (!images[0]?.attrs.class?.includes('page-banner__image')) problems.push('the first image is not the banner')
+  return problems
+}
