@@ -15,9 +15,8 @@ import {
   type ContactErrors,
   type ContactField,
   type ContactMessageKey,
+  type ContactValues,
 } from '../../src/shared/contact-schema'
-
-export type ContactValues = Record<ContactField, string>
 
 /** Every text the form shows, already translated by the server (STYLE.md section 5). */
 export type ContactFormTexts = {
@@ -64,8 +63,6 @@ const FIELDS = [
   { field: 'email', id: 'contact-email', type: 'email', autoComplete: 'email', maxLength: EMAIL_INPUT_MAX },
   { field: 'comments', id: 'contact-comments', type: 'textarea', autoComplete: undefined, maxLength: COMMENTS_INPUT_MAX },
 ] as const
-/** Moves the honeypot out of sight without `display: none`, which some bots skip. */
-const OFF_SCREEN = { position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' } as const
 
 type Focusable = { focus(): void }
 
@@ -176,7 +173,8 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
             </div>
           )
         })}
-        <div style={OFF_SCREEN} aria-hidden="true">
+        {/* The honeypot: out of sight (not `display: none`, which some bots skip), of the tab order and of the accessibility tree. */}
+        <div className="visually-hidden" aria-hidden="true">
           <label htmlFor="contact-website">{texts.honeypotLabel}</label>
           <input
             id="contact-website"

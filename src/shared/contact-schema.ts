@@ -22,6 +22,8 @@ export const HONEYPOT_FIELD = 'website'
 
 export const CONTACT_FIELDS = ['name', 'email', 'comments'] as const
 export type ContactField = (typeof CONTACT_FIELDS)[number]
+/** The form's input as typed, before validation. */
+export type ContactValues = Record<ContactField, string>
 
 /** Every message the schema can give, so a caller can hand the island exactly these texts. */
 export const CONTACT_MESSAGE_KEYS = [

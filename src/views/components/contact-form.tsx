@@ -3,10 +3,10 @@
  * Labels, placeholders, title and button texts come from the page content (spec section 2) and
  * fall back to the dictionary; schema messages come from the dictionary only.
  */
-import type { ContactFormProps, ContactValues } from '../../../client/islands/contact-form'
+import type { ContactFormProps } from '../../../client/islands/contact-form'
 import { localizer } from '../../content/localize'
 import type { ContactData } from '../../content/schemas'
-import { CONTACT_MESSAGE_KEYS, type ContactErrors } from '../../shared/contact-schema'
+import { CONTACT_MESSAGE_KEYS, type ContactErrors, type ContactValues } from '../../shared/contact-schema'
 import { getT, type Translate } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
 import { Island } from '../island'
