@@ -28,7 +28,8 @@ import { unexpectedErrorHtml } from '../../src/views/pages/error-views'
 import { fakeBackend, json, type Answer } from './support/fake-backend'
 import { fetchPage } from './support/worker'
 
-const validator = new HtmlValidate(new StaticConfigLoader(config as ConfigData))
+// A JSON import types each rule's [severity, options] as a plain array, hence the cast.
+const validator = new HtmlValidate(new StaticConfigLoader(config as unknown as ConfigData))
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
