@@ -56,10 +56,11 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     return call
   }
 
-  async function readEntry<T>(key: string): Promise<CacheEntry<T> | null> {
+  async function readEntry<T>(key: string, validate: (stored: unknown) => T): Promise<CacheEntry<T> | null> {
     try {
-      const entry = await options.kv.get<CacheEntry<T>>(key, 'json')
-      return entry && typeof entry.storedAt === 'number' && 'payload' in entry ? entry : null
+      const entry = await options.kv.get<CacheEntry<unknown>>(key, 'json')
+      if (!entry || typeof entry.storedAt !== 'number') return null
+      return { storedAt: entry.storedAt, payload: validate(entry.payload) }
     } catch (error) {
       options.onError?.(key, error)
       return null
@@ -67,9 +68,13 @@ export function createPayloadCache(options: PayloadCacheOptions) {
   }
 
   return {
-    /** The payload for `key`: fresh from KV, stale from KV (refreshing it), or loaded now. */
-    async read<T>(key: string, load: () => Promise<T>): Promise<T> {
-      const entry = await readEntry<T>(key)
+    /**
+     * The payload for `key`: fresh from KV, stale from KV (refreshing it), or loaded now.
+     * `validate` re-checks a stored payload (written by an older release, say); one that fails it
+     * counts as a miss.
+     */
+    async read<T>(key: string, load: () => Promise<T>, validate: (stored: unknown) => T): Promise<T> {
+      const entry = await readEntry<T>(key, validate)
       if (!entry) {
         try {
           return await loadShared(key, load)

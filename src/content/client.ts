@@ -77,7 +77,7 @@ export function createContentClient(options: ContentClientOptions) {
 
   function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
     const key = `payload:${CACHE_VERSION}:${apiOrigin(env)}:${env.PRODUCT}:${path}`
-    return cache.read(key, () => getPayload(path, schema))
+    return cache.read(key, () => getPayload(path, schema), (stored) => schema.parse(stored))
   }
 
   return {

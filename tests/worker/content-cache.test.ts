@@ -4,6 +4,8 @@ import { createPayloadCache } from '../../src/content/cache'
 import { ContentError } from '../../src/content/errors'
 
 let keyCounter = 0
+/** Accepts any stored payload as it is. */
+const same = <T,>(stored: unknown) => stored as T
 const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 
 /** A cache over the real KV binding with a hand-moved clock and collected background work. */
@@ -43,7 +45,7 @@ describe('payload cache', () => {
     const { cache, settle } = setup()
     const key = freshKey()
     const loader = counter({ title: 'A' })
-    expect(await cache.read(key, loader.load)).toEqual({ title: 'A' })
+    expect(await cache.read(key, loader.load, same)).toEqual({ title: 'A' })
     await settle()
     const stored = await env.CONTENT_CACHE.get<{ payload: unknown }>(key, 'json')
     expect(stored?.payload).toEqual({ title: 'A' })
@@ -53,10 +55,10 @@ describe('payload cache', () => {
     const { cache, settle, advance } = setup(60)
     const key = freshKey()
     const loader = counter('v1')
-    await cache.read(key, loader.load)
+    await cache.read(key, loader.load, same)
     await settle()
     advance(59_000)
-    expect(await cache.read(key, loader.load)).toBe('v1')
+    expect(await cache.read(key, loader.load, same)).toBe('v1')
     await settle()
     expect(loader.calls()).toBe(1)
   })
@@ -64,28 +66,28 @@ describe('payload cache', () => {
   it('serves a stale entry at once and refreshes it in the background', async () => {
     const { cache, settle, advance } = setup(60)
     const key = freshKey()
-    await cache.read(key, async () => 'old')
+    await cache.read(key, async () => 'old', same)
     await settle()
     advance(61_000)
     const fresh = counter('new')
-    expect(await cache.read(key, fresh.load)).toBe('old')
+    expect(await cache.read(key, fresh.load, same)).toBe('old')
     await settle()
     expect(fresh.calls()).toBe(1)
-    expect(await cache.read(key, fresh.load)).toBe('new')
+    expect(await cache.read(key, fresh.load, same)).toBe('new')
   })
 
   it('keeps serving the stale entry while the backend fails', async () => {
     const { cache, settle, advance, errors } = setup(60)
     const key = freshKey()
-    await cache.read(key, async () => 'kept')
+    await cache.read(key, async () => 'kept', same)
     await settle()
     advance(120_000)
     const failing = async () => {
       throw new ContentError('status', 'HTTP 500', 500)
     }
-    expect(await cache.read(key, failing)).toBe('kept')
+    expect(await cache.read(key, failing, same)).toBe('kept')
     await settle()
-    expect(await cache.read(key, failing)).toBe('kept')
+    expect(await cache.read(key, failing, same)).toBe('kept')
     await settle()
     expect(errors.length).toBeGreaterThanOrEqual(2)
   })
@@ -95,7 +97,7 @@ describe('payload cache', () => {
     await expect(
       cache.read(freshKey(), async () => {
         throw new ContentError('malformed', 'not JSON')
-      }),
+      }, same),
     ).rejects.toMatchObject({ failure: 'malformed' })
   })
 
@@ -108,7 +110,7 @@ describe('payload cache', () => {
         calls++
         setTimeout(() => resolve('shared'), 20)
       })
-    const results = await Promise.all([cache.read(key, slow), cache.read(key, slow), cache.read(key, slow)])
+    const results = await Promise.all([cache.read(key, slow, same), cache.read(key, slow, same), cache.read(key, slow, same)])
     await settle()
     expect(results).toEqual(['shared', 'shared', 'shared'])
     expect(calls).toBe(1)
@@ -118,15 +120,26 @@ describe('payload cache', () => {
     const { cache } = setup()
     const key = freshKey()
     const never = () => new Promise<string>(() => {})
-    const first = cache.read(key, never)
+    const first = cache.read(key, never, same)
     first.catch(() => undefined)
-    await expect(cache.read(key, never)).rejects.toMatchObject({ failure: 'timeout' })
+    await expect(cache.read(key, never, same)).rejects.toMatchObject({ failure: 'timeout' })
+  })
+
+  it('treats a stored payload that fails validation as a miss', async () => {
+    const { cache } = setup()
+    const key = freshKey()
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, payload: { shape: 'old' } }))
+    const strict = (stored: unknown) => {
+      if (typeof stored !== 'string') throw new TypeError('not a string')
+      return stored
+    }
+    expect(await cache.read(key, async () => 'reloaded', strict)).toBe('reloaded')
   })
 
   it('reads through a corrupt KV entry as a miss', async () => {
     const { cache } = setup()
     const key = freshKey()
     await env.CONTENT_CACHE.put(key, 'not json at all')
-    expect(await cache.read(key, async () => 'reloaded')).toBe('reloaded')
+    expect(await cache.read(key, async () => 'reloaded', same)).toBe('reloaded')
   })
 })
