@@ -1,8 +1,7 @@
 /**
  * The beacon endpoints of client/telemetry: web vitals (POST /api/vitals) and browser errors
- * (POST /api/client-errors). A beacon must come from a page of this site (Origin, or
- * Sec-Fetch-Site when a browser sends no Origin), fit in TELEMETRY_LIMITS.body bytes and match its
- * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
+ * (POST /api/client-errors). A beacon must not come from another site (src/middleware/same-origin),
+ * must fit in TELEMETRY_LIMITS.body bytes and match its schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
  * Both answer 204 with no body: a beacon's sender never reads the answer.
  *
  * Data points, one per metric or error (blob1 tells them apart in SQL):
@@ -14,9 +13,9 @@
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import type { AppEnv } from '../env'
+import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
 import {
   CLIENT_ERRORS_PATH,
@@ -65,21 +64,15 @@ export const ClientErrorsBeaconSchema = z.object({
     .max(LIMITS.errors),
 }) satisfies z.ZodType<ClientErrorsBeacon>
 
-/** Refuses beacons from other sites: anyone may POST here, only our pages should count. */
-const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
-  const origin = c.req.header('Origin')
-  const same = origin ? origin === new URL(c.req.url).origin : c.req.header('Sec-Fetch-Site') === 'same-origin'
-  if (!same) return c.body(null, 403, { 'Cache-Control': 'no-store' })
-  await next()
-})
-
-const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413, { 'Cache-Control': 'no-store' }) })
+const NO_STORE = { 'Cache-Control': 'no-store' }
+const fromThisSite = sameOrigin<AppEnv>({ onRefused: (c) => c.body(null, 403, NO_STORE) })
+const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413, NO_STORE) })
 
 export const telemetry = new Hono<AppEnv>()
 
-telemetry.post(VITALS_PATH, sameOrigin, limit, async (c) => {
+telemetry.post(VITALS_PATH, fromThisSite, limit, async (c) => {
   const beacon = await readBeacon(c, VitalsBeaconSchema)
-  if (!beacon) return c.body(null, 400, { 'Cache-Control': 'no-store' })
+  if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
   for (const metric of beacon.metrics) {
@@ -89,12 +82,12 @@ telemetry.post(VITALS_PATH, sameOrigin, limit, async (c) => {
       doubles: [metric.value],
     })
   }
-  return c.body(null, 204, { 'Cache-Control': 'no-store' })
+  return c.body(null, 204, NO_STORE)
 })
 
-telemetry.post(CLIENT_ERRORS_PATH, sameOrigin, limit, async (c) => {
+telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, limit, async (c) => {
   const beacon = await readBeacon(c, ClientErrorsBeaconSchema)
-  if (!beacon) return c.body(null, 400, { 'Cache-Control': 'no-store' })
+  if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
   for (const error of beacon.errors) {
@@ -104,7 +97,7 @@ telemetry.post(CLIENT_ERRORS_PATH, sameOrigin, limit, async (c) => {
       doubles: [error.line ?? 0, error.column ?? 0],
     })
   }
-  return c.body(null, 204, { 'Cache-Control': 'no-store' })
+  return c.body(null, 204, NO_STORE)
 })
 
 /**
