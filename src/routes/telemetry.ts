@@ -1,8 +1,9 @@
 /**
  * The beacon endpoints of client/telemetry: web vitals (POST /api/vitals) and browser errors
  * (POST /api/client-errors). A beacon must not come from another site (src/middleware/same-origin),
- * must fit in TELEMETRY_LIMITS.body bytes and match its schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
- * Both answer 204 with no body: a beacon's sender never reads the answer.
+ * must fit in TELEMETRY_LIMITS.body bytes and match its schema; it is then written to the VITALS
+ * Analytics Engine dataset, or logged when none is bound. Both answer 204 with no body: a beacon's
+ * sender never reads the answer.
  *
  * Data points, one per metric or error (blob1 tells them apart in SQL):
  * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType, country];
