@@ -79,6 +79,7 @@ export function ToastItem({ item, closeLabel, onHold, itemRef }: ToastItemProps)
     <li
       ref={itemRef}
       className={`toast toast--${item.type}${item.visible ? '' : ' is-leaving'}`}
+      aria-hidden={item.visible ? undefined : true}
       tabIndex={-1}
       onMouseEnter={() => item.visible && onHold(hover, true)}
       onMouseLeave={() => onHold(hover, false)}

@@ -1,0 +1,221 @@
+/**
+ * The shared islands in a browser, in hy, en and ru (spec sections 2, 4 and 9): the language
+ * dropdown, the mobile menu, the sticky navbar, the back-to-top button, the pages without
+ * JavaScript, which pages download the carousel, and hydration without warnings on phones.
+ * The carousel and the toasts have their own specs (islands-carousel, islands-toasts).
+ */
+import { en } from '../../src/shared/i18n/en'
+import { hy } from '../../src/shared/i18n/hy'
+import { ru } from '../../src/shared/i18n/ru'
+import { expect, gotoAndHydrate, phone, test, type Page } from './fixtures'
+
+const LANGUAGES = [
+  { lng: 'hy', prefix: '', name: 'ՀԱՅԵՐԵՆ', t: hy },
+  { lng: 'en', prefix: '/en', name: 'ENGLISH', t: en },
+  { lng: 'ru', prefix: '/ru', name: 'РУССКИЙ', t: ru },
+] as const
+const PAGES = ['/', '/about', '/enterprises', '/contact-us'] as const
+
+/** '/en' + '/about'; '/en' + '/' is '/en', and '' + '/' is '/'. */
+function localized(prefix: string, page: string): string {
+  return page === '/' ? prefix || '/' : `${prefix}${page}`
+}
+
+/** Scrolls the window at once; the stylesheet's `scroll-behavior: smooth` would animate it. */
+async function scrollTo(page: Page, top: number): Promise<void> {
+  await page.evaluate((y) => window.scrollTo({ top: y, behavior: 'instant' }), top)
+}
+
+for (const { lng, prefix, name, t } of LANGUAGES) {
+  test.describe(`in ${lng}`, () => {
+    test.describe('the language dropdown', () => {
+      for (const target of LANGUAGES.filter((other) => other.lng !== lng)) {
+        test(`switches to ${target.lng} keeping path, query and hash, replacing the history entry and storing the choice`, async ({ page }) => {
+          await gotoAndHydrate(page, `${prefix}/about?ref=e2e#mission`)
+          const entries = await page.evaluate(() => history.length)
+          const button = page.getByRole('button', { name: `${t.ui.language}: ${name}` })
+
+          await expect(button).toHaveAttribute('aria-expanded', 'false')
+          await button.click()
+          await expect(button).toHaveAttribute('aria-expanded', 'true')
+          await page.locator('.lang-dropdown').getByRole('link', { name: target.name }).click()
+
+          await expect(page).toHaveURL(`${localized(target.prefix, '/about')}?ref=e2e#mission`)
+          await expect(page.locator('html')).toHaveAttribute('lang', target.lng)
+          expect(await page.evaluate(() => history.length)).toBe(entries)
+          expect(await page.evaluate(() => localStorage.getItem('selectedLanguage'))).toBe(target.lng)
+        })
+      }
+
+      test('closes on Escape and gives focus back to its button', async ({ page }) => {
+        await gotoAndHydrate(page, localized(prefix, '/'))
+        const button = page.getByRole('button', { name: `${t.ui.language}: ${name}` })
+
+        await button.click()
+        await page.locator('.lang-dropdown').getByRole('link', { name: LANGUAGES[0].name }).focus()
+        await page.keyboard.press('Escape')
+
+        await expect(button).toHaveAttribute('aria-expanded', 'false')
+        await expect(button).toBeFocused()
+        await expect(page.locator('.lang-dropdown').getByRole('link', { name: LANGUAGES[0].name })).toBeHidden()
+      })
+    })
+
+    test.describe('on a phone', () => {
+      test.use(phone)
+
+      test('opens and closes the menu with the collapse button, and closes it on Escape', async ({ page }) => {
+        await gotoAndHydrate(page, localized(prefix, '/about'))
+        const toggle = page.getByRole('button', { name: t.ui.menu, exact: true })
+        const links = page.locator('#navbar-links')
+
+        await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+        await expect(toggle).toHaveAttribute('aria-controls', 'navbar-links')
+        await expect(links).toBeHidden()
+
+        await toggle.click()
+        await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+        await expect(links.getByRole('link')).toHaveCount(4)
+        for (const link of await links.getByRole('link').all()) await expect(link).toBeVisible()
+
+        await toggle.click()
+        await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+        await expect(links).toBeHidden()
+
+        await toggle.click()
+        await links.getByRole('link').first().focus()
+        await page.keyboard.press('Escape')
+        await expect(links).toBeHidden()
+        await expect(toggle).toBeFocused()
+      })
+
+      test('renders every page in every language without hydration warnings or console errors', async ({ page }) => {
+        // The page fixture fails the test on any console error, which is how React reports a mismatch.
+        for (const path of PAGES) {
+          await gotoAndHydrate(page, localized(prefix, path))
+          await expect(page.locator('[data-island="navbar-menu"] button')).toBeVisible()
+        }
+      })
+    })
+
+    test('shows the page links and no collapse button on a desktop', async ({ page }) => {
+      await gotoAndHydrate(page, localized(prefix, '/'))
+      await expect(page.getByRole('button', { name: t.ui.menu, exact: true })).toBeHidden()
+      for (const link of await page.locator('#navbar-links').getByRole('link').all()) await expect(link).toBeVisible()
+    })
+
+    test('styles the navbar sticky from 50 px of scrolling', async ({ page }) => {
+      await gotoAndHydrate(page, localized(prefix, '/about'))
+      const navbar = page.locator('nav.navbar')
+
+      await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
+      await scrollTo(page, 49)
+      await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
+      await scrollTo(page, 50)
+      await expect(navbar).toHaveClass(/\bis-sticky\b/)
+      await scrollTo(page, 0)
+      await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
+    })
+
+    test.describe('the back-to-top button', () => {
+      test('appears after 500 px and scrolls to the top in 500 ms', async ({ page }) => {
+        await gotoAndHydrate(page, localized(prefix, '/'))
+        const button = page.getByRole('button', { name: t.ui.backToTop })
+
+        await expect(button).toBeHidden()
+        await scrollTo(page, 500)
+        await expect(button).toBeHidden()
+        await scrollTo(page, 1500)
+        await expect(button).toBeVisible()
+        const box = await button.boundingBox()
+        const viewport = page.viewportSize()!
+        expect(box!.x).toBeGreaterThan(viewport.width / 2)
+        expect(box!.y).toBeGreaterThan(viewport.height / 2)
+
+        // The scroll at every frame for 650 ms, read after the button's own step in that frame: both
+        // ask for the next frame from within this one, the button first.
+        const frames = await page.evaluate(
+          () =>
+            new Promise<[number, number][]>((resolve) => {
+              const recorded: [number, number][] = []
+              let first: number | undefined
+              const watch = (now: number) => {
+                first ??= now
+                recorded.push([now - first, scrollY])
+                if (now - first < 650) requestAnimationFrame(watch)
+                else resolve(recorded)
+              }
+              document.querySelector<HTMLButtonElement>('.back-to-top')!.click()
+              requestAnimationFrame(watch)
+            }),
+        )
+        // Eased from about 1500 (the sticky navbar's shrinking logo moves it a little) to the top,
+        // still on its way until the last frames before 500 ms, and at the top from 500 ms on.
+        const start = frames[0]![1]
+        const halfway = frames.find(([elapsed]) => elapsed >= 250)![1]
+        expect(start).toBeGreaterThan(1400)
+        expect(halfway).toBeGreaterThan(0)
+        expect(halfway).toBeLessThan(start)
+        expect(frames.filter(([elapsed]) => elapsed < 400).every(([, y]) => y > 0)).toBe(true)
+        expect(frames.filter(([elapsed]) => elapsed >= 500).map(([, y]) => y)).toEqual(
+          frames.filter(([elapsed]) => elapsed >= 500).map(() => 0),
+        )
+        await expect(button).toBeHidden()
+      })
+
+      test.describe('when the visitor prefers reduced motion', () => {
+        test.use({ reducedMotion: 'reduce' })
+
+        test('jumps to the top at once', async ({ page }) => {
+          await gotoAndHydrate(page, localized(prefix, '/about'))
+          await scrollTo(page, 1500)
+          await page.getByRole('button', { name: t.ui.backToTop }).click()
+          expect(await page.evaluate(() => scrollY)).toBe(0)
+        })
+      })
+    })
+
+    test.describe('without JavaScript', () => {
+      test.use(phone)
+
+      test('shows the page links without a collapse button, and the language links work', async ({ noJsPage, pageProblems }) => {
+        // With JavaScript off, Chromium refuses the islands' module preloads ('csp'): expected here.
+        pageProblems.allow(/\/assets\/.+\.js$/)
+        const response = await noJsPage.goto(`${prefix}/about?ref=e2e`)
+        expect(response?.status()).toBe(200)
+
+        await expect(noJsPage.locator('.navbar__toggle')).toBeHidden()
+        for (const link of await noJsPage.locator('#navbar-links').getByRole('link').all()) await expect(link).toBeVisible()
+        await expect(noJsPage.locator('.back-to-top')).toBeHidden()
+
+        // The dropdown's menu opens on focus without JavaScript; its links are plain links.
+        const target = LANGUAGES.find((other) => other.lng !== lng)!
+        await noJsPage.locator('.lang-dropdown__button').focus()
+        await noJsPage.locator('.lang-dropdown').getByRole('link', { name: target.name }).click()
+        await expect(noJsPage).toHaveURL(localized(target.prefix, '/about'))
+        await expect(noJsPage.locator('html')).toHaveAttribute('lang', target.lng)
+      })
+    })
+  })
+}
+
+test.describe('the carousel chunk', () => {
+  test('loads with the home page, which shows more than 3 enterprises', async ({ page }) => {
+    const requested: string[] = []
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    await gotoAndHydrate(page, '/en')
+    expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.js$/))
+    expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.css$/))
+  })
+
+  for (const path of ['/about', '/enterprises', '/contact-us', '/en/about', '/ru/enterprises', '/ru/contact-us']) {
+    test(`stays away from ${path}, which has no carousel`, async ({ page }) => {
+      const requested: string[] = []
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+      await gotoAndHydrate(page, path)
+      await page.waitForLoadState('networkidle')
+      expect(requested.filter((file) => /\/carousel-|swiper/i.test(file))).toEqual([])
+      await expect(page.locator('link[href*="/carousel-"]')).toHaveCount(0)
+    })
+  }
+})
