@@ -5,15 +5,13 @@
  * sections) and once with the sparse sample payloads (the fallbacks).
  *
  * html-validate runs in workerd through its browser build, which takes its config as an object.
- * .htmlvalidate.json extends the recommended and document presets, and changes six rules:
+ * .htmlvalidate.json extends the recommended and document presets, and changes five rules:
  * - four follow React's serializer, all valid HTML: void elements written `<meta/>` (void-style),
  *   React's camel-case attributes `charSet`, `hrefLang`, `fetchPriority` (attr-case; attribute names
  *   are case-insensitive), and boolean or empty attributes written `hidden=""`
  *   (attribute-boolean-style, attribute-empty-style);
  * - require-sri asks for `integrity` only on cross-origin files: ours are same-origin with
- *   content-hashed names;
- * - no-inline-style is off: react-hot-toast's container sets its position inline, and the CSP
- *   allows style attributes for it (src/middleware/security-headers).
+ *   content-hashed names.
  */
 import { HtmlValidate, StaticConfigLoader, type ConfigData, type Message } from 'html-validate/browser'
 import { afterEach, describe, expect, it, vi } from 'vitest'
