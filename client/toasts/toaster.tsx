@@ -27,6 +27,7 @@ export type ToasterProps = {
 
 /** The browser APIs used here; the worker's tsconfig compiles this file too, without the DOM lib. */
 type Focusable = { focus(): void; isConnected?: boolean }
+type Container = { contains(node: unknown): boolean }
 type Key = { key: string; code: string; altKey: boolean; ctrlKey: boolean; metaKey: boolean; preventDefault(): void }
 type Browser = {
   document: { activeElement: { blur?(): void } | null }
@@ -42,6 +43,7 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
   const region = useRef<HTMLElement>(null)
   const returnFocusTo = useRef<Focusable | null>(null)
   const newest = toasts.find((item) => item.visible)
+  const within = (node: unknown) => (region.current as unknown as Container | null)?.contains(node) ?? false
 
   const hold = useCallback((reason: string, held: boolean) => {
     setHolds((current) => (held === current.includes(reason) ? current : held ? [...current, reason] : current.filter((r) => r !== reason)))
@@ -58,7 +60,7 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
   useEffect(() => {
     const win = browser()
     // A toast removed while it had focus takes the focus with it, without a blur event.
-    if (!(region.current as unknown as { contains(node: unknown): boolean } | null)?.contains(win.document.activeElement)) hold('focus', false)
+    if (!within(win.document.activeElement)) hold('focus', false)
     const onBlur = () => hold('window', true)
     const onFocus = () => hold('window', false)
     const onKeyDown = (event: Key) => {
@@ -86,7 +88,7 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
   }
 
   function onBlur(event: FocusEvent) {
-    if (!(region.current as unknown as { contains(node: unknown): boolean } | null)?.contains(event.relatedTarget)) hold('focus', false)
+    if (!within(event.relatedTarget)) hold('focus', false)
   }
 
   return (
