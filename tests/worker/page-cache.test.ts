@@ -8,7 +8,14 @@ import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppEnv, Bindings } from '../../src/env'
-import { BYPASS_HEADER, BYPASS_TOKEN_HEADER, pageCache, pageCacheKey, STORED_AT } from '../../src/middleware/page-cache'
+import {
+  BYPASS_HEADER,
+  BYPASS_TOKEN_HEADER,
+  forgetRecentPages,
+  pageCache,
+  pageCacheKey,
+  STORED_AT,
+} from '../../src/middleware/page-cache'
 import { fakeBackend, json } from './support/fake-backend'
 import { fetchPage } from './support/worker'
 
@@ -30,6 +37,7 @@ async function agePage(path: string, bindings: Bindings, ageMs: number, body: st
   const headers = new Headers(stored!.headers)
   headers.set(STORED_AT, String(Date.now() - ageMs))
   await caches.default.put(key, new Response(body, { status: 200, headers }))
+  forgetRecentPages()
 }
 
 describe('GET pages through the page cache', () => {
@@ -41,6 +49,8 @@ describe('GET pages through the page cache', () => {
     const html = await first.text()
     const calls = backend.calls.length
     await clearPayloadCache()
+    // As in another isolate: nothing in memory, only what the Cache API holds.
+    forgetRecentPages()
 
     const second = await fetchPage('/en/about', backend.env())
     expect(second.status).toBe(200)
@@ -51,6 +61,16 @@ describe('GET pages through the page cache', () => {
     expect(second.headers.has(STORED_AT)).toBe(false)
     expect(await second.text()).toBe(html)
     expect(backend.calls).toHaveLength(calls)
+  })
+
+  it("answers from the isolate's memory without a Cache API round trip", async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    const html = await (await fetchPage('/en/enterprises', bindings)).text()
+    await caches.default.delete(pageCacheKey('http://localhost/en/enterprises', bindings))
+    const second = await fetchPage('/en/enterprises', bindings)
+    expect(second.headers.get('X-Page-Cache')).toBe('hit')
+    expect(await second.text()).toBe(html)
   })
 
   it('answers 304 to an If-None-Match that matches, and the page to one that does not', async () => {

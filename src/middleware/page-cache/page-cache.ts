@@ -5,14 +5,16 @@
  * ETag and answer If-None-Match with 304. Only GET 200 HTML is stored; errors, redirects and POSTs
  * pass through untouched. Decisions and numbers: docs/decisions/0002-page-cache.md.
  *
- * workerd forbids using one request's I/O objects in another, so nothing but strings (keys) is
- * shared between requests; every answer is a new Response over a body read from the cache.
+ * Each isolate also keeps its recent pages in memory (recent-pages.ts), so most hits skip the
+ * Cache API round trip. workerd forbids using one request's I/O objects in another, so requests
+ * share only plain data (keys, page bytes); every answer is a new Response.
  */
 import type { ExecutionContext } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv, Bindings } from '../../env'
 import { requestedBypass, withoutPayloadCache } from './bench-bypass'
-import { ageOf, answerFromStore, isCacheable, pageCacheKey, storePage } from './stored-page'
+import { recallPage, rememberPage } from './recent-pages'
+import { answerFromStore, isCacheable, pageCacheKey, readStored, storePage, type StoredPage } from './stored-page'
 
 export type PageCacheOptions = {
   /** The app, so that a stale page can be rendered again after the visitor has their answer. */
@@ -55,18 +57,12 @@ export function pageCache(options: PageCacheOptions) {
     const key = pageCacheKey(c.req.url, c.env)
     const isRevalidation = revalidations.has(c.req.raw)
     if (!isRevalidation) {
-      const stored = await cache.match(key).catch((error: unknown) => {
-        console.warn(`page cache: read ${key} failed: ${String(error)}`)
-        return undefined
-      })
-      if (stored) {
-        const ageMs = ageOf(stored, now())
-        if (ageMs < (fresh + STALE_SECONDS) * 1000) {
-          const isStale = ageMs >= fresh * 1000
-          if (isStale) revalidate(c.req.url, key, c.env, c.executionCtx)
-          return answerFromStore(stored, c.req.raw, { ageMs, cacheControl, status: isStale ? 'stale' : 'hit' })
-        }
-        await stored.body?.cancel()
+      const page = await findPage(cache, key, fresh * 1000)
+      const ageMs = page ? Math.max(0, now() - page.storedAt) : Infinity
+      if (page && ageMs < (fresh + STALE_SECONDS) * 1000) {
+        const isStale = ageMs >= fresh * 1000
+        if (isStale) revalidate(c.req.url, key, c.env, c.executionCtx)
+        return answerFromStore(page, c.req.raw, { ageMs, cacheControl, status: isStale ? 'stale' : 'hit' })
       }
     }
 
@@ -77,10 +73,10 @@ export function pageCache(options: PageCacheOptions) {
         headers: new Headers(c.res.headers),
         storedAt: now(),
         lifetimeSeconds: fresh + STALE_SECONDS,
-      }).catch((error: unknown) => {
-        console.warn(`page cache: store ${key} failed: ${String(error)}`)
-        return false
-      })
+      }).then(
+        (page) => page && rememberPage(key, page),
+        (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`),
+      )
 
     if (isRevalidation) {
       await store(c.res.body!)
@@ -94,6 +90,22 @@ export function pageCache(options: PageCacheOptions) {
     c.header('Cache-Control', cacheControl)
     c.header('X-Page-Cache', 'miss')
   })
+
+  /**
+   * This isolate's copy of the page, unless it has gone stale here: then the Cache API's, which
+   * another isolate may have renewed.
+   */
+  async function findPage(cache: Cache, key: string, freshMs: number): Promise<StoredPage | undefined> {
+    const recent = recallPage(key)
+    if (recent && now() - recent.storedAt < freshMs) return recent
+    const shared = await readStored(cache, key).catch((error: unknown) => {
+      console.warn(`page cache: read ${key} failed: ${String(error)}`)
+      return null
+    })
+    if (!shared || (recent && recent.storedAt >= shared.storedAt)) return recent
+    rememberPage(key, shared)
+    return shared
+  }
 
   /** Renders the page again in the background, through the whole app, and stores it. */
   function revalidate(url: string, key: string, env: Bindings, ctx: ExecutionContext) {

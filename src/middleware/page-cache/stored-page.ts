@@ -38,48 +38,60 @@ export function isCacheable(response: Response): boolean {
   )
 }
 
+/** A stored page as plain data, which requests may share (a Response may not be). */
+export type StoredPage = {
+  bytes: Uint8Array
+  /** The response headers, without STORED_AT. */
+  headers: [string, string][]
+  /** Epoch milliseconds at which it was rendered. */
+  storedAt: number
+}
+
 type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number }
 
 /**
  * Reads the whole page, then stores it with its ETag. A body that breaks off or does not end the
- * document (a render that failed mid-stream) is not stored. Resolves to whether it was stored.
+ * document (a render that failed mid-stream) is not stored. Resolves to the page, or null.
  */
-export async function storePage(cache: Cache, key: string, body: ReadableStream, options: StoreOptions): Promise<boolean> {
+export async function storePage(cache: Cache, key: string, body: ReadableStream, options: StoreOptions): Promise<StoredPage | null> {
   const bytes = new Uint8Array(await new Response(body).arrayBuffer())
   const tail = new TextDecoder().decode(bytes.subarray(-32)).trimEnd().toLowerCase()
-  if (!tail.endsWith('</html>')) return false
+  if (!tail.endsWith('</html>')) return null
   const headers = new Headers(options.headers)
   for (const name of ['Age', 'X-Page-Cache', 'Content-Length']) headers.delete(name)
   headers.set('ETag', await etagOf(bytes))
   // The Cache API drops the copy once it can no longer be served, even stale.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
+  const page: StoredPage = { bytes, headers: [...headers], storedAt: options.storedAt }
   headers.set(STORED_AT, String(options.storedAt))
   await cache.put(key, new Response(bytes, { status: 200, headers }))
-  return true
+  return page
 }
 
-/** Milliseconds since the stored page was rendered; Infinity for a copy without a readable time. */
-export function ageOf(stored: Response, now: number): number {
-  const storedAt = Number(stored.headers.get(STORED_AT))
-  return Number.isFinite(storedAt) && stored.headers.has(STORED_AT) ? Math.max(0, now - storedAt) : Infinity
+/** The page stored under `key` in the Cache API, if any; one without a readable time counts as ancient. */
+export async function readStored(cache: Cache, key: string): Promise<StoredPage | null> {
+  const response = await cache.match(key)
+  if (!response) return null
+  const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
+  const headers = [...response.headers].filter(([name]) => !/^(x-stored-at|cf-cache-status)$/i.test(name))
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  return { bytes, headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0 }
 }
 
 type AnswerOptions = { ageMs: number; cacheControl: string; status: PageCacheStatus }
 
 /** The visitor's answer from a stored page: 304 when their copy is current, else the page. */
-export function answerFromStore(stored: Response, request: Request, options: AnswerOptions): Response {
-  const headers = new Headers(stored.headers)
-  headers.delete(STORED_AT)
+export function answerFromStore(page: StoredPage, request: Request, options: AnswerOptions): Response {
+  const headers = new Headers(page.headers)
   headers.set('Cache-Control', options.cacheControl)
   headers.set('Age', String(Math.floor(options.ageMs / 1000)))
   headers.set('X-Page-Cache', options.status)
   if (matchesEtag(request.headers.get('If-None-Match'), headers.get('ETag'))) {
-    void stored.body?.cancel()
     headers.delete('Content-Length')
     headers.delete('Content-Type')
     return new Response(null, { status: 304, headers })
   }
-  return new Response(stored.body, { status: 200, headers })
+  return new Response(page.bytes, { status: 200, headers })
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110, section 13.1.2). */

@@ -1,0 +1,247 @@
+/**
+ * `npm run bench`: what a visit costs, on this machine, in one run.
+ *
+ * 1. Seeds the local content service (`npm run content:setup`) and starts the site under
+ *    `wrangler dev` on a free loopback port (scripts/local-site.mjs), with a random
+ *    CACHE_BYPASS_TOKEN so the bench alone can skip the caches (docs/decisions/0002-page-cache.md).
+ * 2. Loads four targets in turn with autocannon (BENCH_SECONDS each, default 10, after a 2 s
+ *    warm-up) and prints requests/s and p50/p99 latency, with ratios to the static asset:
+ *    a static asset (the runtime's floor), a cached page, a page rendered from cached payloads
+ *    (X-Cache-Bypass: page) and a full miss (X-Cache-Bypass: all: every payload from the backend).
+ * 3. Prints the HTML, CSS and JS bytes (gzip) of all 4 pages in all 3 languages.
+ * 4. Runs Lighthouse (mobile, its defaults) on the home page in the browser tests' Chromium.
+ *
+ * BENCH_SKIP_LIGHTHOUSE=1 skips step 4. Everything stays on 127.0.0.1.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import autocannon from 'autocannon'
+import lighthouse from 'lighthouse'
+import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
+import { freePort, ROOT, startSite } from './local-site.mjs'
+
+const SECONDS = Number(process.env.BENCH_SECONDS) || 10
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10
+const PAGES = ['/', '/about', '/enterprises', '/contact-us']
+const PREFIXES = ['', '/en', '/ru']
+/** What a browser sends; the runtime compresses text for clients that accept it. */
+const BROWSER = { Accept: 'text/html,*/*', 'Accept-Encoding': 'gzip, br' }
+
+const guard = setTimeout(() => fail(new Error('the bench took over 15 minutes')), 15 * 60_000)
+guard.unref()
+
+console.log(machine())
+execFileSync('npm', ['run', '--silent', 'content:setup'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+const token = randomBytes(16).toString('hex')
+const site = await startSite({
+  vars: { CACHE_BYPASS_TOKEN: token },
+  production: true,
+  logFile: path.join(ROOT, '.wrangler/bench/wrangler.log'),
+})
+try {
+  const home = await (await fetch(`${site.origin}/en`, { headers: BROWSER })).text()
+  const asset = linksOf(home).css[0]
+  if (!asset) throw new Error('the home page links no stylesheet')
+
+  const targets = [
+    { name: 'static asset', path: asset, headers: {} },
+    { name: 'cached page', path: '/en', headers: {} },
+    { name: 'rendered (payloads cached)', path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
+    { name: 'full miss (backend)', path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
+  ]
+  const assetBytes = (await (await fetch(site.origin + asset)).arrayBuffer()).byteLength
+  console.log(`\nThroughput: ${CONNECTIONS} connections, ${SECONDS} s per target; static asset ${asset} (${kb(assetBytes)} KB)`)
+  console.log(`Load average before: ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
+  const rows = []
+  for (const target of targets) rows.push({ ...target, ...(await load(site.origin + target.path, target.headers)) })
+  const floor = rows[0]
+  console.table(
+    rows.map((row) => ({
+      target: row.name,
+      'req/s': Math.round(row.rps),
+      'x static': (row.rps / floor.rps).toFixed(2),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      'p50 x static': (row.p50 / Math.max(floor.p50, 1)).toFixed(1),
+      'non-2xx': row.non2xx,
+      errors: row.errors,
+    })),
+  )
+  const cached = rows[1]
+  console.log(`cached page / static asset throughput: ${(floor.rps / cached.rps).toFixed(2)}x slower (target: within 1.5x)`)
+
+  console.log('\nBytes per page (gzip -6 of what is served; CSS and JS: stylesheets, scripts and modulepreloads)\n')
+  console.table(await pageWeights(site.origin))
+
+  if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
+  else await runLighthouse(`${site.origin}/`)
+} catch (error) {
+  await site.stop()
+  fail(error)
+}
+await site.stop()
+process.exit(0)
+
+/** Warm-up, then the measured run; latencies in ms. */
+async function load(url, headers) {
+  const options = { url, connections: CONNECTIONS, headers: { ...BROWSER, ...headers } }
+  await autocannon({ ...options, duration: 2 })
+  const result = await autocannon({ ...options, duration: SECONDS })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+async function pageWeights(origin) {
+  const gzipped = new Map()
+  const sizeOf = async (url) => {
+    if (!gzipped.has(url)) {
+      const response = await fetch(url, { headers: BROWSER })
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`)
+      gzipped.set(url, gzipSync(Buffer.from(await response.arrayBuffer()), { level: 6 }).byteLength)
+    }
+    return gzipped.get(url)
+  }
+  const rows = []
+  for (const prefix of PREFIXES) {
+    for (const page of PAGES) {
+      const pagePath = page === '/' ? prefix || '/' : `${prefix}${page}`
+      const response = await fetch(origin + pagePath, { headers: BROWSER })
+      const html = await response.text()
+      const links = linksOf(html)
+      const sum = async (list) => (await Promise.all(list.map((href) => sizeOf(new URL(href, origin).href)))).reduce((a, b) => a + b, 0)
+      const [css, js] = [await sum(links.css), await sum(links.js)]
+      const htmlGzip = gzipSync(Buffer.from(html), { level: 6 }).byteLength
+      rows.push({ page: pagePath, status: response.status, 'HTML KB': kb(htmlGzip), 'CSS KB': kb(css), 'JS KB': kb(js), 'total KB': kb(htmlGzip + css + js) })
+    }
+  }
+  const served = await fetch(`${origin}/en`, { headers: BROWSER })
+  console.log(`(the local runtime sends pages with Content-Encoding: ${served.headers.get('Content-Encoding') ?? 'none'})`)
+  return rows
+}
+
+/** Stylesheets, and scripts with their modulepreloads, that an HTML page links. */
+function linksOf(html) {
+  const css = new Set()
+  const js = new Set()
+  for (const [tag] of html.matchAll(/<(?:link|script)\b[^>]*>/gi)) {
+    const attr = (name) => new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag)?.[1]
+    const rel = attr('rel')
+    if (tag.startsWith('<script') && attr('src')) js.add(attr('src'))
+    else if (rel === 'stylesheet' && attr('href')) css.add(attr('href'))
+    else if (rel === 'modulepreload' && attr('href')) js.add(attr('href'))
+  }
+  return { css: [...css], js: [...js] }
+}
+
+/**
+ * Lighthouse on the home page. This Chromium (@sparticuz/chromium 147) cancels any navigation whose
+ * response carries a Referrer-Policy header while Lighthouse's trace is recording (net::ERR_ABORTED,
+ * FAILED_DOCUMENT_REQUEST; the same page loads fine untraced), so Lighthouse reaches the site
+ * through a loopback proxy that drops that one header, which no Lighthouse audit reads.
+ */
+async function runLighthouse(url) {
+  const proxy = await startProxy(new URL(url).origin, 'referrer-policy')
+  try {
+    await lighthouseOn(new URL(new URL(url).pathname, proxy.origin).href)
+  } finally {
+    proxy.server.close()
+    proxy.server.closeAllConnections()
+  }
+}
+
+/** An HTTP proxy on a free loopback port to `origin`, dropping one response header. */
+async function startProxy(origin, droppedHeader) {
+  const target = new URL(origin)
+  const server = http.createServer((request, response) => {
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        const headers = { ...answer.headers }
+        delete headers[droppedHeader]
+        response.writeHead(answer.statusCode ?? 502, headers)
+        answer.pipe(response)
+      },
+    )
+    upstream.on('error', () => response.destroy())
+    request.pipe(upstream)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, origin: `http://127.0.0.1:${server.address().port}` }
+}
+
+async function lighthouseOn(url) {
+  const executable = await chromiumPath()
+  const port = await freePort()
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'))
+  const flags = ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, ...CHROMIUM_ARGS]
+  const chromium = spawn(executable, [...flags, 'about:blank'], { stdio: 'ignore', detached: true })
+  try {
+    await waitForDevTools(port)
+    const { lhr } = await lighthouse(url, { port, output: 'json', logLevel: 'error' })
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
+    const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
+    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN
+    console.log(`\nLighthouse ${lhr.lighthouseVersion}, ${lhr.configSettings.formFactor}, ${chromiumVersion(executable)}: ${url}\n`)
+    console.table([
+      {
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        'best-practices': score('best-practices'),
+        seo: score('seo'),
+        'LCP ms': Math.round(audit('largest-contentful-paint')),
+        'TBT ms': Math.round(audit('total-blocking-time')),
+        CLS: audit('cumulative-layout-shift').toFixed(3),
+      },
+    ])
+    const failing = Object.values(lhr.categories).flatMap((category) =>
+      category.auditRefs
+        .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+        .map((ref) => `${category.id}: ${ref.id} (${lhr.audits[ref.id].displayValue ?? lhr.audits[ref.id].score})`),
+    )
+    if (failing.length) console.log(`Audits below full marks:\n  ${failing.join('\n  ')}`)
+    const report = path.join(ROOT, '.wrangler/bench/lighthouse.json')
+    mkdirSync(path.dirname(report), { recursive: true })
+    writeFileSync(report, JSON.stringify(lhr))
+    console.log(`Full report: ${path.relative(ROOT, report)}`)
+  } finally {
+    try {
+      process.kill(-chromium.pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+async function waitForDevTools(port) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const ready = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.ok, () => false)
+    if (ready) return
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`Chromium's DevTools did not open on port ${port}`)
+}
+
+function machine() {
+  const cpus = os.cpus()
+  return `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}, Node ${process.version}`
+}
+
+function kb(bytes) {
+  return Number((bytes / 1024).toFixed(1))
+}
+
+function fail(error) {
+  console.error(error instanceof Error ? error.stack : error)
+  process.exit(1)
+}

@@ -1,0 +1,106 @@
+/**
+ * Starts the site as `npm start` does (both workers under `wrangler dev`), but on a free loopback
+ * port of its own and with extra vars, for scripts that measure or load it: scripts/bench.mjs and
+ * tests/soak/soak.mjs. The caller stops it; an exiting caller stops it too.
+ */
+import { spawn } from 'node:child_process'
+import { createWriteStream, mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
+
+/** @returns {Promise<number>} a TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * @param {object} options
+ * @param {Record<string, string>} [options.vars] `--var NAME:VALUE` for the site worker
+ * @param {string} [options.persistTo] a state folder other than .wrangler/state
+ * @param {string} options.logFile where wrangler's output goes
+ * @param {number} [options.timeoutMs] how long the first page may take to answer
+ * @param {boolean} [options.production] bundle as `wrangler deploy` does (NODE_ENV=production: React's
+ *   production build) rather than as `wrangler dev` does by default
+ * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
+ */
+export async function startSite({ vars = {}, persistTo, logFile, timeoutMs = 180_000, production = false }) {
+  const port = await freePort()
+  const args = [WRANGLER, 'dev', '-c', 'wrangler.toml', '-c', 'content-service/wrangler.toml']
+  args.push('--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()))
+  args.push('--show-interactive-dev-session=false', '--log-level', 'warn')
+  if (persistTo) args.push('--persist-to', persistTo)
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`)
+
+  mkdirSync(path.dirname(logFile), { recursive: true })
+  const log = createWriteStream(logFile)
+  // Its own process group, so stopping it also stops workerd.
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', ...(production ? { NODE_ENV: 'production' } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout.pipe(log)
+  child.stderr.pipe(log)
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const stopOnExit = () => kill(child, 'SIGKILL')
+  const stopOnSignal = (/** @type {NodeJS.Signals} */ signal) => {
+    kill(child, 'SIGKILL')
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('exit', stopOnExit)
+  process.once('SIGINT', stopOnSignal)
+  process.once('SIGTERM', stopOnSignal)
+
+  const stop = async () => {
+    process.off('exit', stopOnExit)
+    process.off('SIGINT', stopOnSignal)
+    process.off('SIGTERM', stopOnSignal)
+    if (child.exitCode !== null) return
+    kill(child, 'SIGTERM')
+    const timer = setTimeout(() => kill(child, 'SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+  }
+
+  const origin = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
+    if ((await statusOf(`${origin}/`)) === 200) return { origin, stop }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  await stop()
+  throw new Error(`the site did not answer 200 on ${origin}/ within ${timeoutMs / 1000} s; see ${logFile}`)
+}
+
+/** @param {string} url @returns {Promise<number>} the status, or 0 when there is no answer in 30 s */
+async function statusOf(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(30_000) })
+    await response.arrayBuffer()
+    return response.status
+  } catch {
+    return 0
+  }
+}
+
+/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
+function kill(child, signal) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal)
+  } catch {
+    // Already gone.
+  }
+}

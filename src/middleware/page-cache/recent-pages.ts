@@ -1,0 +1,44 @@
+/**
+ * The pages this isolate last stored or read, as plain bytes, so that a hit needs no Cache API
+ * round trip. Bounded by size, least recently used first out. Isolates come and go and each has
+ * its own; the Cache API holds the copy they share.
+ */
+import type { StoredPage } from './stored-page'
+
+/** Far below the isolate's 128 MB; a page is some 30 KB. */
+const MAX_BYTES = 8 * 1024 * 1024
+
+const pages = new Map<string, StoredPage>()
+let totalBytes = 0
+
+export function recallPage(key: string): StoredPage | undefined {
+  const page = pages.get(key)
+  if (page) {
+    pages.delete(key)
+    pages.set(key, page)
+  }
+  return page
+}
+
+export function rememberPage(key: string, page: StoredPage) {
+  forget(key)
+  pages.set(key, page)
+  totalBytes += page.bytes.byteLength
+  for (const oldest of pages.keys()) {
+    if (totalBytes <= MAX_BYTES) break
+    forget(oldest)
+  }
+}
+
+/** Empties this isolate's copies, as a new isolate starts (tests). */
+export function forgetRecentPages() {
+  pages.clear()
+  totalBytes = 0
+}
+
+function forget(key: string) {
+  const page = pages.get(key)
+  if (!page) return
+  pages.delete(key)
+  totalBytes -= page.bytes.byteLength
+}
