@@ -5,8 +5,7 @@
  *
  * The policy allows no inline script: islands' props sit in <script type="application/json">,
  * which is data, not script (https://www.w3.org/TR/CSP3/#should-block-inline). Inline styles stay
- * allowed: the contact form's honeypot is hidden with a style attribute, react-hot-toast injects
- * its <style> at runtime, and the last-resort 500 page carries its own <style>.
+ * allowed: the last-resort 500 page carries its own <style>, and an inline style cannot run code.
  */
 import { createMiddleware } from 'hono/factory'
 
