@@ -1,18 +1,15 @@
 /**
- * The client bundle's tags for the document head: the site stylesheet, preloads for the fonts of
- * the page's language, and the entry module. Islands add their own chunks and CSS when they render
- * (src/views/island.tsx).
+ * The client bundle's tags for the document head: the site stylesheet, inlined so that the first
+ * paint waits for no request, and the entry module, which hydrates the islands once the page has
+ * loaded (client/main.ts). Fonts are not preloaded: they would compete with the hero image for the
+ * first bytes, and `font-display: swap` paints the text at once in a fallback face.
  */
 import { clientManifest } from '../generated/client-manifest'
-import type { Lng } from '../shared/languages'
 
-export function ClientAssets({ lng }: { lng: Lng }) {
+export function ClientAssets() {
   return (
     <>
-      <link rel="stylesheet" href={clientManifest.css} />
-      {clientManifest.fonts[lng].map((href) => (
-        <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
-      ))}
+      <style dangerouslySetInnerHTML={{ __html: clientManifest.stylesheet.css }} />
       {clientManifest.entryPreload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}

@@ -55,7 +55,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="twitter:description" content={description} />
         {image && <meta name="twitter:image" content={image} />}
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
-        <ClientAssets lng={lng} />
+        <ClientAssets />
       </head>
       <body>
         <a className="skip-link" href="#main">

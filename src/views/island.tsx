@@ -1,11 +1,10 @@
 /**
  * Renders an island on the server: the component inside a marker element, then its props as JSON
- * for client/main.tsx to hydrate it with. Rendering an island also registers its chunks and CSS
- * with React, which puts them in the document head, so pages declare nothing
+ * for client/main.ts to hydrate it with. The marker names the island's stylesheets, which the
+ * client loads with the island: they style only what hydration adds, so the first paint needs none
  * (docs/decisions/0001-client-islands.md).
  */
 import type { ComponentType } from 'react'
-import { preinit, preloadModule } from 'react-dom'
 import { BackToTop } from '../../client/islands/back-to-top'
 import { Carousel } from '../../client/islands/carousel'
 import { ContactForm } from '../../client/islands/contact-form'
@@ -24,14 +23,11 @@ const components: { [N in IslandName]: ComponentType<IslandProps<N>> } = {
 }
 
 export function Island<N extends IslandName>({ name, props }: { name: N; props: IslandProps<N> }) {
-  const assets = clientManifest.islands[name]
-  // https://react.dev/reference/react-dom/preinit: React dedupes these and emits them in <head>.
-  for (const href of assets.js) preloadModule(href, { as: 'script' })
-  for (const href of assets.css) preinit(href, { as: 'style', precedence: 'islands' })
+  const css: readonly string[] = clientManifest.islands[name].css
   const Component = components[name] as ComponentType<object>
   return (
     <>
-      <div data-island={name}>
+      <div data-island={name} data-island-css={css.length ? css.join(' ') : undefined}>
         <Component {...props} />
       </div>
       <script type="application/json" data-island-props="" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />

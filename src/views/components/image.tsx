@@ -42,7 +42,7 @@ export function Image({ src, fallback, alt, width, height, className, priority =
       width={width}
       height={height}
       loading={priority ? 'eager' : 'lazy'}
-      decoding={priority ? 'sync' : 'async'}
+      decoding="async"
       fetchPriority={priority ? 'high' : undefined}
     />
   )
