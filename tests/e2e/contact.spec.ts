@@ -167,7 +167,7 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
 
   test.describe(`contact form in ${lng}, JavaScript off`, () => {
     test.beforeEach(async ({ noJsPage, pageProblems }) => {
-      // With JavaScript off, Chromium refuses the islands' module preloads ('csp'): expected here.
+      // With JavaScript off, Chromium refuses the entry's module preload ('csp'): expected here.
       pageProblems.allow(/\/assets\/.+\.js$/)
       await asNewClient(noJsPage)
     })

@@ -166,6 +166,16 @@ export async function gotoAndHydrate(page: Page, path: string): Promise<Response
   return response
 }
 
+/**
+ * Scrolls to an island that hydrates only near the viewport (`hydrate: 'visible'` in
+ * client/islands/registry.ts: the carousel) and waits until it has hydrated.
+ */
+export async function scrollToIsland(page: Page, name: string): Promise<void> {
+  const marker = page.locator(`[data-island="${name}"]`)
+  await marker.locator('xpath=..').scrollIntoViewIfNeeded()
+  await page.locator(`[data-island="${name}"][data-hydrated="true"]`).waitFor({ state: 'attached' })
+}
+
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url))
 
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png and returns its path. */

@@ -2,12 +2,13 @@
  * The home page's enterprises carousel (spec sections 2 and 9): Swiper takes over the server's
  * scroll-snap list without moving it, shows 1, 2 or 3 slides by width, loops, autoplays every
  * 5 s unless the visitor prefers reduced motion, and has arrows on desktops only, named in the
- * page's language. The seed content has 5 enterprises.
+ * page's language. The seed content has 5 enterprises. The island hydrates only when its section
+ * nears the viewport (client/islands/registry.ts), so every test scrolls to it first.
  */
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from './fixtures'
 
 const HOME = [
   { lng: 'hy', path: '/', t: hy },
@@ -20,6 +21,12 @@ const WIDTHS = [
   { width: 800, perView: 2, arrows: false },
   { width: 1280, perView: 3, arrows: true },
 ] as const
+
+/** Opens a home page with the carousel scrolled into view and hydrated. */
+async function openCarousel(page: Page, path: string): Promise<void> {
+  await gotoAndHydrate(page, path)
+  await scrollToIsland(page, 'carousel')
+}
 
 /**
  * The real index (0-based, in content order) of the active slide, or -1 while a transition runs:
@@ -65,7 +72,7 @@ for (const { width, perView, arrows } of WIDTHS) {
     test.use({ viewport: { width, height: 900 } })
 
     test(`initialises Swiper with ${perView} slide(s) per view and arrows ${arrows ? 'shown' : 'hidden'}`, async ({ page }) => {
-      await gotoAndHydrate(page, '/en')
+      await openCarousel(page, '/en')
       const carousel = page.locator('.carousel')
 
       await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
@@ -77,10 +84,10 @@ for (const { width, perView, arrows } of WIDTHS) {
     })
 
     test('takes over the server-rendered list without moving it', async ({ page, noJsPage, pageProblems }) => {
-      pageProblems.allow(/\/assets\/.+\.js$/) // module preloads refused with JavaScript off
+      pageProblems.allow(/\/assets\/.+\.js$/) // the entry's module preload, refused with JavaScript off
       await noJsPage.goto('/en')
       await noJsPage.locator('.carousel').scrollIntoViewIfNeeded()
-      await gotoAndHydrate(page, '/en')
+      await openCarousel(page, '/en')
       await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
       await page.locator('.carousel').scrollIntoViewIfNeeded()
 
@@ -91,7 +98,7 @@ for (const { width, perView, arrows } of WIDTHS) {
 
 for (const { lng, path, t } of HOME) {
   test(`loops both ways with the arrows named in ${lng}`, async ({ page }) => {
-    await gotoAndHydrate(page, path)
+    await openCarousel(page, path)
     const carousel = page.locator('.carousel')
     await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
     // Hovering or focusing the carousel pauses the autoplay, so only the arrows move it from here on.
@@ -109,7 +116,7 @@ for (const { lng, path, t } of HOME) {
 }
 
 test('autoplays every 5 s, and its button pauses and resumes it', async ({ page }) => {
-  await gotoAndHydrate(page, '/en')
+  await openCarousel(page, '/en')
   const carousel = page.locator('.carousel')
   await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
   expect(await carousel.evaluate((element) => (element as unknown as { swiper: { params: { autoplay: { delay: number } } } }).swiper.params.autoplay.delay)).toBe(5000)
@@ -134,7 +141,7 @@ test.describe('when the visitor prefers reduced motion', () => {
   test.use({ reducedMotion: 'reduce' })
 
   test('does not autoplay and offers no pause button', async ({ page }) => {
-    await gotoAndHydrate(page, '/en')
+    await openCarousel(page, '/en')
     const carousel = page.locator('.carousel')
     await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
     await expect(carousel.getByRole('button', { name: en.ui.pauseCarousel })).toHaveCount(0)

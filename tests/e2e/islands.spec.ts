@@ -7,7 +7,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, phone, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, phone, scrollToIsland, test, type Page } from './fixtures'
 
 const LANGUAGES = [
   { lng: 'hy', prefix: '', name: 'ՀԱՅԵՐԵՆ', t: hy },
@@ -104,17 +104,33 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
       for (const link of await page.locator('#navbar-links').getByRole('link').all()) await expect(link).toBeVisible()
     })
 
-    test('styles the navbar sticky from 50 px of scrolling', async ({ page }) => {
+    test('styles the navbar sticky from 50 px of scrolling, moving nothing on the page', async ({ page }) => {
       await gotoAndHydrate(page, localized(prefix, '/about'))
       const navbar = page.locator('nav.navbar')
+      const layout = () =>
+        page.evaluate(() => ({
+          header: document.querySelector('.site-header')!.getBoundingClientRect().height,
+          main: document.querySelector('main')!.getBoundingClientRect().top + window.scrollY,
+        }))
+      const before = await layout()
+      await page.evaluate(() => {
+        const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = [])
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value)
+        }).observe({ type: 'layout-shift' })
+      })
 
       await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
       await scrollTo(page, 49)
       await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
       await scrollTo(page, 50)
       await expect(navbar).toHaveClass(/\bis-sticky\b/)
+      await page.waitForTimeout(400) // past any transition
+      expect(await layout()).toEqual(before)
       await scrollTo(page, 0)
       await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
+      await page.waitForTimeout(400)
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([])
     })
 
     test.describe('the back-to-top button', () => {
@@ -149,7 +165,7 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
               requestAnimationFrame(watch)
             }),
         )
-        // Eased from about 1500 (the sticky navbar's shrinking logo moves it a little) to the top,
+        // Eased from 1500 to the top,
         // still on its way until the last frames before 500 ms, and at the top from 500 ms on.
         const start = frames[0]![1]
         const halfway = frames.find(([elapsed]) => elapsed >= 250)![1]
@@ -179,7 +195,7 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
       test.use(phone)
 
       test('shows the page links without a collapse button, and the language links work', async ({ noJsPage, pageProblems }) => {
-        // With JavaScript off, Chromium refuses the islands' module preloads ('csp'): expected here.
+        // With JavaScript off, Chromium refuses the entry's module preload ('csp'): expected here.
         pageProblems.allow(/\/assets\/.+\.js$/)
         const response = await noJsPage.goto(`${prefix}/about?ref=e2e`)
         expect(response?.status()).toBe(200)
@@ -199,13 +215,43 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
   })
 }
 
+test.describe('hydration', () => {
+  for (const path of ['/', '/en/about', '/ru/contact-us']) {
+    test(`on ${path} fetches no script but the entry before the load event`, async ({ page }) => {
+      await gotoAndHydrate(page, path)
+      const { loadEventEnd, early } = await page.evaluate(() => {
+        const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
+        // What the server's head names: the entry module and its module preloads.
+        const entry = new Set([...document.querySelectorAll<HTMLScriptElement>('head script[src]')].map((script) => script.src))
+        for (const link of document.querySelectorAll<HTMLLinkElement>('head link[rel="modulepreload"]')) entry.add(link.href)
+        const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((resource) => new URL(resource.name).pathname.endsWith('.js'))
+        return {
+          loadEventEnd: navigation!.loadEventEnd,
+          early: scripts.filter((resource) => resource.startTime < navigation!.loadEventEnd && !entry.has(resource.name)).map((resource) => resource.name),
+        }
+      })
+      expect(loadEventEnd).toBeGreaterThan(0)
+      expect(early).toEqual([])
+      // And the islands did hydrate, after it.
+      await expect(page.locator('[data-island="language-dropdown"]')).toHaveAttribute('data-hydrated', 'true')
+    })
+  }
+})
+
 test.describe('the carousel chunk', () => {
-  test('loads with the home page, which shows more than 3 enterprises', async ({ page }) => {
+  test('loads with its stylesheet once the visitor scrolls near the carousel, not before', async ({ page }) => {
     const requested: string[] = []
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
     await gotoAndHydrate(page, '/en')
+    await page.waitForLoadState('networkidle')
+    expect(requested.filter((file) => /\/carousel-|swiper/i.test(file))).toEqual([])
+    await expect(page.locator('.carousel')).not.toHaveClass(/\bswiper-initialized\b/)
+
+    await scrollToIsland(page, 'carousel')
     expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.js$/))
     expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.css$/))
+    await expect(page.locator('head link[rel="stylesheet"][href*="/carousel-"]')).toHaveCount(1)
+    await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
   })
 
   for (const path of ['/about', '/enterprises', '/contact-us', '/en/about', '/ru/enterprises', '/ru/contact-us']) {

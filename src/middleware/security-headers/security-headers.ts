@@ -5,7 +5,8 @@
  *
  * The policy allows no inline script: islands' props sit in <script type="application/json">,
  * which is data, not script (https://www.w3.org/TR/CSP3/#should-block-inline). Inline styles stay
- * allowed: the last-resort 500 page carries its own <style>, and an inline style cannot run code.
+ * allowed: every page inlines the site stylesheet (src/views/assets.tsx), the last-resort 500 page
+ * carries its own <style>, and an inline style cannot run code.
  */
 import { createMiddleware } from 'hono/factory'
 
