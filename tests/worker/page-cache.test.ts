@@ -8,7 +8,9 @@ import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppEnv, Bindings } from '../../src/env'
+import worker from '../../src/index'
 import {
+  acceptsGzip,
   BYPASS_HEADER,
   BYPASS_TOKEN_HEADER,
   forgetRecentPages,
@@ -87,6 +89,47 @@ describe('GET pages through the page cache', () => {
     const changed = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': '"old"' } })
     expect(changed.status).toBe(200)
     expect(await changed.text()).toContain('<html lang="ru">')
+  })
+
+  it('sends a hit to a browser that accepts gzip as the bytes compressed when it was stored', async () => {
+    backend = fakeBackend()
+    const html = await (await fetchPage('/en/about', backend.env())).text()
+    const ctx = createExecutionContext()
+    const request = new Request('http://localhost/en/about', { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } })
+    const hit = await worker.fetch(request, backend.env(), ctx)
+    await waitOnExecutionContext(ctx)
+    expect(hit.headers.get('X-Page-Cache')).toBe('hit')
+    expect(hit.headers.get('Content-Encoding')).toBe('gzip')
+    expect(hit.headers.get('Vary')).toMatch(/\bAccept-Encoding\b/)
+    expect(hit.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
+    const compressed = await hit.arrayBuffer()
+    expect(compressed.byteLength).toBeLessThan(new TextEncoder().encode(html).byteLength / 3)
+    const inflated = new Response(new Response(compressed).body!.pipeThrough(new DecompressionStream('gzip')))
+    expect(await inflated.text()).toBe(html)
+
+    // Its weak ETag still revalidates.
+    const revalidated = await fetchPage('/en/about', backend.env(), { headers: { 'If-None-Match': hit.headers.get('ETag')! } })
+    expect(revalidated.status).toBe(304)
+  })
+
+  it.each([null, 'identity', 'gzip;q=0', 'br', '*;q=0', 'gzip;q=0, *'])('sends a hit uncompressed for Accept-Encoding: %s', async (acceptEncoding) => {
+    backend = fakeBackend()
+    const html = await (await fetchPage('/ru/about', backend.env())).text()
+    const hit = await fetchPage('/ru/about', backend.env(), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} })
+    expect(hit.headers.get('X-Page-Cache')).toBe('hit')
+    expect(hit.headers.has('Content-Encoding')).toBe(false)
+    expect(await hit.text()).toBe(html)
+  })
+
+  it('reads Accept-Encoding as RFC 9110 says: gzip or the wildcard, weight above 0', () => {
+    expect(acceptsGzip('gzip')).toBe(true)
+    expect(acceptsGzip('br;q=1.0, gzip;q=0.8, *;q=0.1')).toBe(true)
+    expect(acceptsGzip('*')).toBe(true)
+    expect(acceptsGzip('GZIP; Q=0.5')).toBe(true)
+    expect(acceptsGzip('gzip;q=0.0')).toBe(false)
+    expect(acceptsGzip('gzip;q=0, *;q=1')).toBe(false)
+    expect(acceptsGzip('deflate, br')).toBe(false)
+    expect(acceptsGzip('')).toBe(false)
   })
 
   it('keeps each address apart: language, page and query', async () => {

@@ -1,6 +1,8 @@
 /**
  * Rendered pages in the Cache API: the key they are stored under, what is stored with them, and
- * how a stored page answers a visitor (200, or 304 to a matching If-None-Match).
+ * how a stored page answers a visitor (200, or 304 to a matching If-None-Match). A page is
+ * compressed once when it is stored or first read in an isolate, not once per visit: a visitor
+ * whose browser accepts gzip gets those bytes as they are.
  */
 import type { Bindings } from '../../env'
 import { clientManifest } from '../../generated/client-manifest'
@@ -41,6 +43,8 @@ export function isCacheable(response: Response): boolean {
 /** A stored page as plain data, which requests may share (a Response may not be). */
 export type StoredPage = {
   bytes: Uint8Array
+  /** The same bytes, gzip-compressed. */
+  gzip: Uint8Array
   /** The response headers, without STORED_AT. */
   headers: [string, string][]
   /** Epoch milliseconds at which it was rendered. */
@@ -62,7 +66,7 @@ export async function storePage(cache: Cache, key: string, body: ReadableStream,
   headers.set('ETag', await etagOf(bytes))
   // The Cache API drops the copy once it can no longer be served, even stale.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
-  const page: StoredPage = { bytes, headers: [...headers], storedAt: options.storedAt }
+  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt }
   headers.set(STORED_AT, String(options.storedAt))
   await cache.put(key, new Response(bytes, { status: 200, headers }))
   return page
@@ -75,7 +79,7 @@ export async function readStored(cache: Cache, key: string): Promise<StoredPage 
   const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
   const headers = [...response.headers].filter(([name]) => !/^(x-stored-at|cf-cache-status)$/i.test(name))
   const bytes = new Uint8Array(await response.arrayBuffer())
-  return { bytes, headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0 }
+  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0 }
 }
 
 type AnswerOptions = { ageMs: number; cacheControl: string; status: PageCacheStatus }
@@ -86,12 +90,39 @@ export function answerFromStore(page: StoredPage, request: Request, options: Ans
   headers.set('Cache-Control', options.cacheControl)
   headers.set('Age', String(Math.floor(options.ageMs / 1000)))
   headers.set('X-Page-Cache', options.status)
+  headers.append('Vary', 'Accept-Encoding')
   if (matchesEtag(request.headers.get('If-None-Match'), headers.get('ETag'))) {
     headers.delete('Content-Length')
     headers.delete('Content-Type')
     return new Response(null, { status: 304, headers })
   }
+  if (acceptsGzip(request.headers.get('Accept-Encoding'))) {
+    headers.set('Content-Encoding', 'gzip')
+    // Another encoding of the same content: a weak validator (RFC 9110, section 8.8.1).
+    const etag = headers.get('ETag')
+    if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`)
+    // Already encoded: the runtime sends these bytes as they are rather than compressing again.
+    return new Response(page.gzip, { status: 200, headers, encodeBody: 'manual' })
+  }
   return new Response(page.bytes, { status: 200, headers })
+}
+
+/** Whether an Accept-Encoding header allows gzip (RFC 9110, section 12.5.3: `gzip` or `*`, q > 0). */
+export function acceptsGzip(acceptEncoding: string | null): boolean {
+  if (!acceptEncoding) return false
+  const weights = new Map<string, number>()
+  for (const entry of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase())
+    const q = params.find((param) => param.startsWith('q='))
+    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)) || 0)
+  }
+  // An explicit gzip weight wins over the wildcard's.
+  return (weights.get('gzip') ?? weights.get('*') ?? 0) > 0
+}
+
+async function gzipOf(bytes: Uint8Array): Promise<Uint8Array> {
+  const compressed = new Response(bytes).body!.pipeThrough(new CompressionStream('gzip'))
+  return new Uint8Array(await new Response(compressed).arrayBuffer())
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110, section 13.1.2). */
