@@ -26,14 +26,22 @@ const FONTS = [
   { pkg: '@fontsource/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
 ]
 const WEIGHTS = [400, 600, 700]
+/** The weights' style names in the fonts' own full and PostScript names ('Noto Sans SemiBold', 'NotoSans-SemiBold'). */
+const STYLE_NAMES = { 400: 'Regular', 600: 'SemiBold', 700: 'Bold' }
 
+/**
+ * One @font-face per family, subset and weight. A device that has the face installed (Android and
+ * macOS ship Noto Sans Armenian, for one) uses its own copy: `local()` comes before the download.
+ */
 function fontFaceRules() {
   return FONTS.flatMap(({ pkg, family, subsets }) => {
     const ranges = JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'unicode.json'), 'utf8'))
     return subsets.flatMap((subset) =>
       WEIGHTS.map((weight) => {
         const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-${weight}-normal.woff2`
-        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
+        const style = STYLE_NAMES[weight]
+        const local = `local('${family} ${style}'),local('${family.replaceAll(' ', '')}-${style}')`
+        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:${local},url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
       }),
     )
   }).join('\n')
