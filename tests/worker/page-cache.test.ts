@@ -65,6 +65,36 @@ describe('GET pages through the page cache', () => {
     expect(backend.calls).toHaveLength(calls)
   })
 
+  it('says that a rendered page varies with Accept-Encoding, which the platform compresses it for', async () => {
+    backend = fakeBackend()
+    const miss = await fetchPage('/ru/enterprises', backend.env())
+    expect(miss.headers.get('X-Page-Cache')).toBe('miss')
+    expect(miss.headers.get('Vary')).toBe('Accept-Encoding')
+    const hit = await fetchPage('/ru/enterprises', backend.env())
+    expect(hit.headers.get('X-Page-Cache')).toBe('hit')
+    expect(hit.headers.get('Vary')).toBe('Accept-Encoding')
+  })
+
+  it('answers HEAD with the headers GET gets, and stores the page it rendered', async () => {
+    backend = fakeBackend()
+    const miss = await fetchPage('/en/contact-us', backend.env(), { method: 'HEAD' })
+    expect(miss.status).toBe(200)
+    expect(await miss.text()).toBe('')
+    expect(miss.headers.get('X-Page-Cache')).toBe('miss')
+    expect(miss.headers.get('Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    const calls = backend.calls.length
+
+    const head = await fetchPage('/en/contact-us', backend.env(), { method: 'HEAD' })
+    expect(head.headers.get('X-Page-Cache')).toBe('hit')
+    expect(head.headers.get('ETag')).toMatch(/^"[\w-]+"$/)
+    expect(await head.text()).toBe('')
+    const get = await fetchPage('/en/contact-us', backend.env())
+    expect(get.headers.get('X-Page-Cache')).toBe('hit')
+    expect(get.headers.get('ETag')).toBe(head.headers.get('ETag'))
+    expect(await get.text()).toContain('</html>')
+    expect(backend.calls).toHaveLength(calls)
+  })
+
   it("answers from the isolate's memory without a Cache API round trip", async () => {
     backend = fakeBackend()
     const bindings = backend.env()

@@ -66,8 +66,10 @@ export function pageCache(options: PageCacheOptions) {
       }
     }
 
+    // HEAD runs the GET route (Hono drops the body afterwards): it gets the same headers, and the
+    // page it rendered is stored all the same.
     await next()
-    if (method !== 'GET' || !isCacheable(c.res)) return
+    if (!isCacheable(c.res)) return
     const store = (body: ReadableStream) =>
       storePage(cache, key, body, {
         headers: new Headers(c.res.headers),
@@ -88,6 +90,8 @@ export function pageCache(options: PageCacheOptions) {
     c.executionCtx.waitUntil(store(copy))
     c.res = new Response(visitor, c.res)
     c.header('Cache-Control', cacheControl)
+    // The platform compresses a rendered page for browsers that accept it.
+    c.header('Vary', 'Accept-Encoding', { append: true })
     c.header('X-Page-Cache', 'miss')
   })
 
