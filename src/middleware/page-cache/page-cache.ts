@@ -2,8 +2,8 @@
  * Full-page cache: a rendered page (the same for every visitor of its address) is stored in the
  * Cache API, fresh for PAGE_CACHE_TTL seconds, then served stale for STALE_SECONDS more while one
  * background render replaces it. A hit costs no backend call and no render; stored pages carry an
- * ETag and answer If-None-Match with 304. Only 200 HTML from GET (or HEAD) is stored; errors, redirects and POSTs
- * pass through untouched. Decisions and numbers: docs/decisions/0002-page-cache.md.
+ * ETag and answer If-None-Match with 304. Only 200 HTML from GET (or HEAD) is stored; errors,
+ * redirects and POSTs pass through untouched. Decisions and numbers: docs/decisions/0002-page-cache.md.
  *
  * Each isolate also keeps its recent pages in memory (recent-pages.ts), so most hits skip the
  * Cache API round trip. workerd forbids using one request's I/O objects in another, so requests
