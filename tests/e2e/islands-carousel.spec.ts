@@ -96,6 +96,36 @@ for (const { width, perView, arrows } of WIDTHS) {
   })
 }
 
+for (const width of [1024, 1280, 1920]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } })
+
+    test('puts the arrows on the pictures, clear of the cards’ text', async ({ page }) => {
+      await openCarousel(page, '/')
+      await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
+      const boxes = await page.evaluate(() => {
+        const box = (element: Element) => {
+          const { top, bottom } = element.getBoundingClientRect()
+          return { top, bottom, middle: (top + bottom) / 2 }
+        }
+        const carousel = document.querySelector('.carousel')!.getBoundingClientRect()
+        const shown = [...document.querySelectorAll('.carousel__slide')].find((slide) => slide.getBoundingClientRect().left >= carousel.left - 1)!
+        return {
+          picture: box(shown.querySelector('.enterprise-card__image')!),
+          text: box(shown.querySelector('.enterprise-card__body')!),
+          arrows: [...document.querySelectorAll('.carousel__arrow')].map(box),
+        }
+      })
+      expect(boxes.arrows).toHaveLength(2)
+      for (const arrow of boxes.arrows) {
+        expect(arrow.bottom).toBeLessThanOrEqual(boxes.text.top)
+        expect(arrow.top).toBeGreaterThanOrEqual(boxes.picture.top)
+        expect(Math.abs(arrow.middle - boxes.picture.middle)).toBeLessThanOrEqual(2)
+      }
+    })
+  })
+}
+
 for (const { lng, path, t } of HOME) {
   test(`loops both ways with the arrows named in ${lng}`, async ({ page }) => {
     await openCarousel(page, path)
