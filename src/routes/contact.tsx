@@ -21,7 +21,7 @@ import { sameOrigin } from '../middleware/same-origin'
 import { CONTACT_FIELDS, ContactSchema, contactErrors, HONEYPOT_FIELD, type Contact, type ContactValues } from '../shared/contact-schema'
 import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
-import { renderContactPage } from './pages'
+import { renderContactPage, SENT_PARAM } from './pages'
 
 /** Room for the longest valid form, url-encoded (500 three-byte characters are 4.5 KB), not much more. */
 export const MAX_BODY_BYTES = 8 * 1024
@@ -129,7 +129,7 @@ form.post(
 
 /** Redirect after post: the page shows the success notice, and reloading it sends nothing again. */
 function sent(c: Context<AppEnv>) {
-  return c.redirect(`${localizePath('/contact-us', c.var.lng)}?sent=1`, 303)
+  return c.redirect(`${localizePath('/contact-us', c.var.lng)}?${SENT_PARAM}=1`, 303)
 }
 
 /** The visitor's input as typed, for the form shown again (a field sent twice, or as a file, reads as ''). */

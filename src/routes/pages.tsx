@@ -15,6 +15,14 @@ import type { Shell } from '../views/shell'
 
 export const pages = new Hono<AppEnv>()
 
+/** The contact page's `?sent=1`: shown after a plain-form message was sent (src/routes/contact.tsx). */
+export const SENT_PARAM = 'sent'
+/**
+ * Every query parameter a page reads. The page cache keys pages by these alone, so campaign and
+ * click ids (`utm_*`, `fbclid`) neither split the cache nor make the site render at will.
+ */
+export const PAGE_QUERY_PARAMS: readonly string[] = [SENT_PARAM]
+
 pages.get('/', async (c) => {
   const content = contentFor(c)
   const [shell, home] = await Promise.all([loadShell(c, content), content.homePage()])
@@ -33,7 +41,7 @@ pages.get('/enterprises', async (c) => {
   return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell })
 })
 
-pages.get('/contact-us', (c) => renderContactPage(c, c.req.query('sent') === '1' ? { outcome: { kind: 'sent' } } : {}))
+pages.get('/contact-us', (c) => renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}))
 
 // The spec links to these paths without giving them a screen.
 pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))

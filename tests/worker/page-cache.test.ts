@@ -171,6 +171,25 @@ describe('GET pages through the page cache', () => {
     expect((await fetchPage('/en/contact-us?sent=1', backend.env())).headers.get('X-Page-Cache')).toBe('hit')
   })
 
+  it('serves campaign and click ids (utm_*, fbclid, anything no page reads) from the page without them', async () => {
+    backend = fakeBackend()
+    const page = await fetchPage('/ru/about', backend.env())
+    expect(page.headers.get('X-Page-Cache')).toBe('miss')
+    const html = await page.text()
+    const calls = backend.calls.length
+    for (const query of ['?fbclid=IwAR0abc', '?utm_source=facebook&utm_medium=social', `?${crypto.randomUUID()}=1`, '?']) {
+      const visit = await fetchPage(`/ru/about${query}`, backend.env())
+      expect(visit.headers.get('X-Page-Cache'), query).toBe('hit')
+      expect(await visit.text(), query).toBe(html)
+    }
+    expect(backend.calls).toHaveLength(calls)
+    // The sent notice still needs its own copy, whatever comes with it.
+    const sent = await fetchPage('/en/contact-us?utm_campaign=spring&sent=1', backend.env())
+    expect(sent.headers.get('X-Page-Cache')).toBe('miss')
+    expect((await fetchPage('/en/contact-us?sent=1&fbclid=x', backend.env())).headers.get('X-Page-Cache')).toBe('hit')
+    expect((await fetchPage('/en/contact-us?sent=0', backend.env())).headers.get('X-Page-Cache')).toBe('miss')
+  })
+
   it('starts empty for a new deployment', async () => {
     backend = fakeBackend()
     const version = (id: string) => backend!.env({ CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })

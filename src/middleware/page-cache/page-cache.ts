@@ -23,6 +23,8 @@ export type PageCacheOptions = {
   now?: () => number
   /** The cache; caches.default unless a test gives another. */
   cache?: () => Cache
+  /** The query parameters pages read: the only ones in the cache key. Default: none. */
+  queryParams?: readonly string[]
 }
 
 const DEFAULT_FRESH_SECONDS = 60
@@ -54,7 +56,7 @@ export function pageCache(options: PageCacheOptions) {
     }
 
     const cache = openCache()
-    const key = pageCacheKey(c.req.url, c.env)
+    const key = pageCacheKey(c.req.url, c.env, options.queryParams)
     const isRevalidation = revalidations.has(c.req.raw)
     if (!isRevalidation) {
       const page = await findPage(cache, key, fresh * 1000)

@@ -17,12 +17,18 @@ export type PageCacheStatus = 'hit' | 'stale' | 'miss' | 'bypass'
 const BUNDLE_VERSION = fnv1a(JSON.stringify(clientManifest))
 
 /**
- * The cache key of a page: its full address, under the deployed version (so a deploy starts with
- * an empty page cache) and the content source (so a worker pointed at another backend never
- * answers with pages rendered from this one's content).
+ * The cache key of a page: its address with only the query parameters pages read (`queryParams`,
+ * in a fixed order), under the deployed version (so a deploy starts with an empty page cache) and
+ * the content source (so a worker pointed at another backend never answers with pages rendered
+ * from this one's content).
  */
-export function pageCacheKey(url: string, env: Bindings): string {
-  const { origin, pathname, search } = new URL(url)
+export function pageCacheKey(url: string, env: Bindings, queryParams: readonly string[] = []): string {
+  const { origin, pathname, searchParams } = new URL(url)
+  const kept = new URLSearchParams()
+  for (const name of [...queryParams].sort()) {
+    for (const value of searchParams.getAll(name)) kept.append(name, value)
+  }
+  const search = kept.size ? `?${kept}` : ''
   const version = env.CF_VERSION_METADATA?.id || BUNDLE_VERSION
   const source = encodeURIComponent(env.API_HOST || 'bundled')
   return `${origin}/__page-cache/${version}/${source}${pathname}${search}`
