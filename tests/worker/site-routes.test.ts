@@ -66,6 +66,25 @@ describe('redirects', () => {
   })
 })
 
+describe('hostile paths', () => {
+  it.each([
+    ['//evil.example/', '/evil.example'],
+    ['//evil.example/x/', '/evil.example/x'],
+    ['/\\evil.example/', '/evil.example'],
+    ['/hy//evil.example', '/evil.example'],
+    ['/hy///evil.example/about', '/evil.example/about'],
+    ['/en//about/', '/en/about'],
+  ])('%s redirects on this site, to %s, never to another host', async (from, to) => {
+    backend = fakeBackend()
+    // Absolute, or new URL() would read '//evil.example/' as another host before the worker does.
+    const response = await fetchPage(`http://localhost${from}`, backend.env(), { redirect: 'manual' })
+    expect(response.status).toBe(301)
+    const location = response.headers.get('Location')!
+    expect(location).toBe(to)
+    expect(new URL(location, 'http://localhost').host).toBe('localhost')
+  })
+})
+
 describe('unknown pages', () => {
   it.each([
     ['/en/nope', 'en', 'Page not found'],

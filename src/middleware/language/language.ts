@@ -1,6 +1,8 @@
 /**
  * Reads the page language from the path prefix (and only from it) into `c.var.lng`, and the path
- * without the prefix into `c.var.pageKey`. Also sends the canonical redirects:
+ * without the prefix into `c.var.pageKey`. Also sends the canonical redirects, in one hop:
+ * - repeated slashes become one: /en//about -> /en/about (so that no redirect can start with `//`,
+ *   which a browser reads as another host: /hy//evil.example must not lead there);
  * - a trailing slash is dropped: /en/about/ -> /en/about;
  * - Armenian has no prefix: /hy/about -> /about;
  * - an unsupported language segment goes home: /fr/about -> / (spec section 2).
@@ -20,14 +22,10 @@ export function language() {
     const url = new URL(c.req.url)
     const { pathname, search } = url
 
-    if (pathname.length > 1 && pathname.endsWith('/')) {
-      return c.redirect(`${pathname.replace(/\/+$/, '') || '/'}${search}`, 301)
-    }
+    const canonical = canonicalPath(pathname)
+    if (canonical !== pathname) return c.redirect(`${canonical}${search}`, 301)
 
     const first = pathname.split('/')[1] ?? ''
-    if (first === 'hy') {
-      return c.redirect(`${pathname.slice(3) || '/'}${search}`, 301)
-    }
     if (first && !isLng(first) && !PAGE_SEGMENTS.has(first) && LANGUAGE_TAG.test(first)) {
       return c.redirect('/', 302)
     }
@@ -37,4 +35,10 @@ export function language() {
     c.set('pageKey', path)
     await next()
   })
+}
+
+/** The path with single slashes, no trailing slash and no /hy prefix; always starts with one '/'. */
+function canonicalPath(pathname: string): string {
+  const path = pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
+  return path === '/hy' || path.startsWith('/hy/') ? path.slice(3) || '/' : path
 }
