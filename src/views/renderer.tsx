@@ -15,6 +15,8 @@ declare module '@hono/react-renderer' {
 export const renderer = reactRenderer(({ children, shell }) => <Document shell={shell}>{children}</Document>, {
   stream: true,
   readableStreamOptions: {
+    // Pages have no Suspense boundary, so a render error rejects the stream before its first byte
+    // and reaches app.onError, which reports it (tests/worker/observability.test.ts); only log here.
     onError(error) {
       console.error('render failed', error)
     },

@@ -144,6 +144,23 @@ describe('uncaught errors', () => {
     expect(event?.tags).toMatchObject({ release: 'v42', route: '/about', lng: 'en', kind: 'unexpected' })
     expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'something nobody expected' })
   })
+
+  it('reports an error thrown while a page renders, once, before any byte is sent', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend()
+    // The footer reads the year while rendering; pages have no Suspense boundary, so a render
+    // error rejects the whole stream before its first byte and reaches the error handler.
+    vi.spyOn(Date.prototype, 'getUTCFullYear').mockImplementation(() => {
+      throw new RangeError('the footer could not tell the year')
+    })
+    const response = await fetchPage('/ru/enterprises', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v43', PAGE_CACHE_TTL: '0' }))
+    expect(response.status).toBe(500)
+    expect(await response.text()).toContain('Непредвиденная ошибка приложения!')
+    expect(sentry.events).toHaveLength(1)
+    const [event] = sentry.events
+    expect(event?.tags).toMatchObject({ release: 'v43', route: '/enterprises', lng: 'ru', kind: 'unexpected' })
+    expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'the footer could not tell the year' })
+  })
 })
 
 describe('without SENTRY_DSN', () => {
