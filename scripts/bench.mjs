@@ -8,11 +8,14 @@
  *    BENCH_LIGHTHOUSE_RUNS times (default 3), and reports the median run by performance score, as
  *    Lighthouse's documentation advises for a score that varies from run to run. It runs first,
  *    on a machine the load tests have not heated up, against a warm page cache.
- * 3. Loads four targets in turn with autocannon (BENCH_SECONDS each, default 10, after a 2 s
- *    warm-up) and prints requests/s and p50/p99 latency, with ratios to the static asset:
- *    a static asset (the entry module: the runtime's floor), a cached page, a page rendered from
- *    cached payloads (X-Cache-Bypass: page) and a full miss (X-Cache-Bypass: all: every payload
- *    from the backend).
+ * 3. Loads four targets with autocannon and prints requests/s, p50/p99 latency and the runtime's
+ *    CPU time per request, with ratios to the static asset: a static asset (the entry module: the
+ *    runtime's floor), a cached page, a page rendered from cached payloads (X-Cache-Bypass: page)
+ *    and a full miss (X-Cache-Bypass: all: every payload from the backend). After a 2 s warm-up
+ *    each, the targets take turns in BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS each
+ *    (default 5), in reverse order every other round, so that a machine that speeds up or slows
+ *    down during the run weighs on every target alike; the ratio's spread over the rounds is
+ *    printed with it.
  * 4. Prints the HTML, CSS and JS bytes (gzip) of all 4 pages in all 3 languages.
  *
  * BENCH_SKIP_LIGHTHOUSE=1 skips step 2; BENCH_ONLY=lighthouse runs step 2 alone;
@@ -21,7 +24,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -31,12 +34,15 @@ import lighthouse from 'lighthouse'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
 import { freePort, ROOT, startSite } from './local-site.mjs'
 
-const SECONDS = Number(process.env.BENCH_SECONDS) || 10
+const SECONDS = Number(process.env.BENCH_SECONDS) || 5
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
 /** The page Lighthouse loads: the home page, which the issue's target names, unless set. */
 const LIGHTHOUSE_PATH = process.env.BENCH_LIGHTHOUSE_PATH || '/'
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10
+/** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
+const CLOCK_TICKS = 100
 const PAGES = ['/', '/about', '/enterprises', '/contact-us']
 const PREFIXES = ['', '/en', '/ru']
 /** What a browser sends; the runtime compresses text for clients that accept it. */
@@ -61,7 +67,7 @@ try {
     for (let warm = 0; warm < 3; warm++) await (await fetch(page, { headers: BROWSER })).arrayBuffer()
     await runLighthouse(page)
   }
-  if (!ONLY_LIGHTHOUSE) await measureServing(site.origin)
+  if (!ONLY_LIGHTHOUSE) await measureServing(site.origin, site.processGroup)
 } catch (error) {
   await site.stop()
   fail(error)
@@ -69,8 +75,8 @@ try {
 await site.stop()
 process.exit(0)
 
-/** Steps 3 and 4: throughput and latency per target, then the bytes of every page. */
-async function measureServing(origin) {
+/** Steps 3 and 4: throughput, latency and CPU per target, then the bytes of every page. */
+async function measureServing(origin, processGroup) {
   const home = await (await fetch(`${origin}/en`, { headers: BROWSER })).text()
   // The entry module: a hashed static file every page links.
   const asset = /<script type="module" src="([^"]+)"/.exec(home)?.[1]
@@ -81,12 +87,21 @@ async function measureServing(origin) {
     { name: 'cached page', path: '/en', headers: {} },
     { name: 'rendered (payloads cached)', path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
     { name: 'full miss (backend)', path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
-  ]
+  ].map((target) => ({ ...target, runs: [] }))
   const assetBytes = (await (await fetch(origin + asset)).arrayBuffer()).byteLength
-  console.log(`\nThroughput: ${CONNECTIONS} connections, ${SECONDS} s per target; static asset ${asset} (${kb(assetBytes)} KB)`)
+  console.log(`\nThroughput: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; static asset ${asset} (${kb(assetBytes)} KB)`)
   console.log(`Load average before: ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
-  const rows = []
-  for (const target of targets) rows.push({ ...target, ...(await load(origin + target.path, target.headers)) })
+  for (const target of targets) await load(origin + target.path, target.headers, 2)
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse()
+    for (const target of order) {
+      const cpuBefore = cpuSeconds(processGroup)
+      const run = await load(origin + target.path, target.headers, SECONDS)
+      target.runs.push({ ...run, cpu: cpuSeconds(processGroup) - cpuBefore })
+    }
+  }
+
+  const rows = targets.map(summarize)
   const floor = rows[0]
   console.table(
     rows.map((row) => ({
@@ -95,13 +110,15 @@ async function measureServing(origin) {
       'x static': (row.rps / floor.rps).toFixed(2),
       'p50 ms': row.p50,
       'p99 ms': row.p99,
-      'p50 x static': (row.p50 / Math.max(floor.p50, 1)).toFixed(1),
+      'CPU ms/req': row.cpuPerRequest.toFixed(2),
       'non-2xx': row.non2xx,
       errors: row.errors,
     })),
   )
-  const cached = rows[1]
-  console.log(`cached page / static asset throughput: ${(floor.rps / cached.rps).toFixed(2)}x slower (target: within 1.5x)`)
+  console.log('req/s: all requests over all rounds; p50 and p99: the median over the rounds; CPU: wrangler and workerd')
+  const perRound = targets[0].runs.map((run, round) => run.rps / targets[1].runs[round].rps)
+  const spread = `rounds: ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}`
+  console.log(`cached page / static asset throughput: ${(floor.rps / rows[1].rps).toFixed(2)}x slower (${spread}; target: within 1.5x)`)
 
   console.log('\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that')
   console.log('plus the islands\' stylesheets; JS is everything the page can run: the entry, the hydration')
@@ -109,19 +126,62 @@ async function measureServing(origin) {
   console.table(await pageWeights(origin))
 }
 
-
-/** Warm-up, then the measured run; latencies in ms. */
-async function load(url, headers) {
-  const options = { url, connections: CONNECTIONS, headers: { ...BROWSER, ...headers } }
-  await autocannon({ ...options, duration: 2 })
-  const result = await autocannon({ ...options, duration: SECONDS })
+/** One target's rounds as one row: pooled throughput, median latencies, CPU per request. */
+function summarize({ name, runs }) {
+  const sum = (pick) => runs.reduce((total, run) => total + pick(run), 0)
+  const requests = sum((run) => run.requests)
   return {
-    rps: result.requests.average,
+    name,
+    rps: requests / sum((run) => run.seconds),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    cpuPerRequest: (sum((run) => run.cpu) / requests) * 1000,
+    non2xx: sum((run) => run.non2xx),
+    errors: sum((run) => run.errors),
+  }
+}
+
+/** A run of `seconds` against `url`; latencies in ms. */
+async function load(url, headers, seconds) {
+  const result = await autocannon({ url, connections: CONNECTIONS, headers: { ...BROWSER, ...headers }, duration: seconds })
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   }
+}
+
+/**
+ * CPU seconds (user + system) used so far by the processes of a process group: wrangler and the
+ * workerd serving both workers. Linux only (/proc); elsewhere NaN, printed as such.
+ */
+function cpuSeconds(processGroup) {
+  let ticks = 0
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        // Fields after the command, which is in parentheses: state ppid pgrp ... utime(12) stime(13).
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        if (Number(fields[2]) === processGroup) ticks += Number(fields[11]) + Number(fields[12])
+      } catch {
+        // The process ended in between.
+      }
+    }
+  } catch {
+    return NaN
+  }
+  return ticks / CLOCK_TICKS
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 async function pageWeights(origin) {

@@ -32,7 +32,8 @@ export function freePort() {
  * @param {number} [options.timeoutMs] how long the first page may take to answer
  * @param {boolean} [options.production] bundle as `wrangler deploy` does (NODE_ENV=production: React's
  *   production build) rather than as `wrangler dev` does by default
- * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ origin: string, processGroup: number, stop: () => Promise<void> }>} processGroup:
+ *   the process group of wrangler and the workerd it runs
  */
 export async function startSite({ vars = {}, persistTo, logFile, timeoutMs = 180_000, production = false }) {
   const port = await freePort()
@@ -78,7 +79,7 @@ export async function startSite({ vars = {}, persistTo, logFile, timeoutMs = 180
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
-    if ((await statusOf(`${origin}/`)) === 200) return { origin, stop }
+    if ((await statusOf(`${origin}/`)) === 200) return { origin, processGroup: /** @type {number} */ (child.pid), stop }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   await stop()
