@@ -9,7 +9,7 @@ import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
-import { PAGE_QUERY_PARAMS, pages } from './routes/pages'
+import { PAGE_PATHS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
 import { seo } from './routes/seo'
 import { telemetry } from './routes/telemetry'
 import { renderer } from './views/renderer'
@@ -19,7 +19,7 @@ export const app = new Hono<AppEnv>()
 app.use('*', securityHeaders())
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
-app.use('*', pageCache({ app, queryParams: PAGE_QUERY_PARAMS }))
+app.use('*', pageCache({ app, queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.

@@ -7,6 +7,7 @@ import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
 import { localizePath } from '../shared/languages'
 import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
+import { NAV_PAGES } from '../views/layout/navbar'
 import { AboutPage } from '../views/pages/about-page'
 import { ContactPage } from '../views/pages/contact-page'
 import { EnterprisesPage } from '../views/pages/enterprises-page'
@@ -22,6 +23,8 @@ export const SENT_PARAM = 'sent'
  * click ids (`utm_*`, `fbclid`) neither split the cache nor make the site render at will.
  */
 export const PAGE_QUERY_PARAMS: readonly string[] = [SENT_PARAM]
+/** The paths, without language prefix, that this router renders pages at: the navbar's pages. */
+export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
 
 pages.get('/', async (c) => {
   const content = contentFor(c)

@@ -6,12 +6,12 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { hreflangAlternates, LANGUAGES, localizePath } from '../shared/languages'
-import { NAV_PAGES } from '../views/layout/navbar'
+import { PAGE_PATHS } from './pages'
 
 export const seo = new Hono<AppEnv>()
 
-/** The indexable pages: the ones the navbar links to. */
-export const SITEMAP_PAGES: readonly string[] = NAV_PAGES.map(({ key }) => key)
+/** The indexable pages: every page the site renders. */
+export const SITEMAP_PAGES: readonly string[] = PAGE_PATHS
 
 const CACHE_CONTROL = 'public, max-age=3600'
 

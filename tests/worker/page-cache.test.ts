@@ -6,7 +6,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppEnv, Bindings } from '../../src/env'
 import worker from '../../src/index'
 import {
@@ -22,7 +22,10 @@ import { fakeBackend, json } from './support/fake-backend'
 import { fetchPage } from './support/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
-afterEach(() => backend?.restore())
+afterEach(() => {
+  backend?.restore()
+  vi.restoreAllMocks()
+})
 
 /** Empties the payload cache, so only the page cache can answer without the backend. */
 async function clearPayloadCache() {
@@ -245,6 +248,27 @@ describe('GET pages through the page cache', () => {
     const response = await fetchPage('/en/about', bindings)
     expect(response.headers.get('X-Page-Cache')).toBe('miss')
     expect(await response.text()).not.toContain('Ancient page')
+  })
+
+  it('never looks up robots.txt, the sitemap or unknown addresses, and still caches every page', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    const lookups: string[] = []
+    const match = caches.default.match.bind(caches.default)
+    vi.spyOn(caches.default, 'match').mockImplementation((request, options) => {
+      lookups.push(request instanceof Request ? request.url : String(request))
+      return match(request, options)
+    })
+    for (const path of ['/robots.txt', '/sitemap.xml', '/wp-login.php', '/en/nope', '/ru/about/extra']) {
+      await fetchPage(path, bindings)
+    }
+    expect(lookups).toEqual([])
+    const pages = ['/', '/about', '/en/enterprises', '/ru/contact-us']
+    for (const path of pages) {
+      forgetRecentPages()
+      await fetchPage(path, bindings)
+    }
+    expect(lookups).toEqual(pages.map((path) => pageCacheKey(new URL(path, 'http://localhost').href, bindings)))
   })
 
   it('is off with PAGE_CACHE_TTL=0', async () => {

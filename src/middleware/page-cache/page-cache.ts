@@ -25,6 +25,11 @@ export type PageCacheOptions = {
   cache?: () => Cache
   /** The query parameters pages read: the only ones in the cache key. Default: none. */
   queryParams?: readonly string[]
+  /**
+   * The paths (without language prefix, `c.var.pageKey`) that are pages: any other request (robots.txt,
+   * the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default: every path.
+   */
+  pages?: readonly string[]
 }
 
 const DEFAULT_FRESH_SECONDS = 60
@@ -44,6 +49,7 @@ export function pageCache(options: PageCacheOptions) {
     const method = c.req.method
     const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
     if (fresh === 0 || (method !== 'GET' && method !== 'HEAD')) return next()
+    if (options.pages && !options.pages.includes(c.var.pageKey)) return next()
     const cacheControl = `public, max-age=${fresh}, stale-while-revalidate=${STALE_SECONDS}`
 
     const bypass = requestedBypass(c)
