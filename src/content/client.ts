@@ -91,19 +91,29 @@ export function createContentClient(options: ContentClientOptions) {
       const query = new URLSearchParams({ path: env.META_PATH, page })
       return cached(`page-meta-data?${query}`, PageMetaSchema)
     },
-    /** POST messages: success is status 200; otherwise the error body's `message` is read. Never cached. */
+    /**
+     * POST messages: success is status 200; otherwise the error body's `message` is read. Never
+     * cached. A refusal and a call that fails (time-out, network) are told to `onError` as well.
+     */
     async sendMessage(message: MessageInput): Promise<SendResult> {
-      const response = await call('messages', {
+      const path = 'messages'
+      const failed = (error: unknown) => options.onError?.(error, { key: path })
+      const response = await call(path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(message),
+      }).catch((error: unknown) => {
+        failed(error)
+        throw error
       })
       if (response.status === 200) {
         await response.body?.cancel()
         return { ok: true }
       }
       const body = await response.json().catch(() => undefined)
-      return { ok: false, status: response.status, message: messageOf(body) }
+      const result = { ok: false, status: response.status, message: messageOf(body) } as const
+      failed(new ContentError('status', `${path}: HTTP ${response.status}`, response.status, result.message))
+      return result
     },
   }
 }

@@ -70,13 +70,12 @@ async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): 
   const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
   if (!success) return { ok: false, status: 429 }
   try {
+    // The content client logs and reports a refused or failed send (src/content/index.ts).
     const answer = await contentFor(c).sendMessage({ name, email, comments })
     if (answer.ok) return { ok: true }
-    console.warn(`contact: the backend answered ${answer.status}`)
     return { ok: false, status: 502, message: answer.message }
   } catch (error) {
     if (!(error instanceof ContentError)) throw error
-    console.warn(`contact: ${error.message}`)
     return { ok: false, status: error.failure === 'timeout' ? 504 : 502 }
   }
 }

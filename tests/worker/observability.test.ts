@@ -10,6 +10,7 @@ import type { AppEnv, Bindings } from '../../src/env'
 import { language } from '../../src/middleware/language'
 import { onError } from '../../src/routes/errors'
 import { renderer } from '../../src/views/renderer'
+import { postForm, postJson, VALID } from './support/contact'
 import { fakeBackend, json } from './support/fake-backend'
 import { fetchPage } from './support/worker'
 
@@ -102,6 +103,34 @@ describe('failed backend calls', () => {
     expect(JSON.stringify(sentry.events)).not.toContain('secret')
     expect(JSON.stringify(sentry.events)).not.toContain('203.0.113.7')
     expect(Object.keys(headers).map((name) => name.toLowerCase())).toEqual(['user-agent'])
+  })
+
+  it('reports a contact message the backend refuses, with its status and message', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ messages: json({ message: 'mailbox full' }, 500) })
+    const response = await postJson(backend.env({ SENTRY_DSN: DSN, RELEASE: 'v44' }), VALID)
+    expect(response.status).toBe(502)
+    expect(sentry.events).toHaveLength(1)
+    const [event] = sentry.events
+    expect(event?.tags).toMatchObject({ release: 'v44', route: '/api/contact', kind: 'backend', backend_key: 'messages' })
+    expect(messageOf(event)).toBe('messages: HTTP 500')
+  })
+
+  it('reports a contact message that timed out, sent from the Russian plain form', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ messages: 'hang' })
+    const response = await postForm('/ru/contact-us', backend.env({ SENTRY_DSN: DSN }), VALID)
+    expect(response.status).toBe(504)
+    expect(sentry.events.map((event) => event.tags)).toEqual([
+      expect.objectContaining({ route: '/contact-us', lng: 'ru', kind: 'backend', backend_key: 'messages' }),
+    ])
+  })
+
+  it('sends nothing when a contact message is delivered', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ messages: json({ ok: true }) })
+    expect((await postJson(backend.env({ SENTRY_DSN: DSN }), VALID)).status).toBe(200)
+    expect(sentry.urls).toHaveLength(0)
   })
 
   it('still answers with the error page when Sentry cannot be reached', async () => {
