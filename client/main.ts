@@ -10,7 +10,7 @@
  * `data-client-loaded="true"` once every island due at idle has hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
-import { startTelemetryWhenIdle } from './telemetry/schedule'
+import { reportCaughtError, startTelemetryWhenIdle } from './telemetry/schedule'
 import { afterLoadWhenIdle } from './when-idle'
 
 /** Spec section 9: a script chunk that has not loaded after this long is a chunk-load failure. */
@@ -93,7 +93,11 @@ function hydrateIslands(): void {
   for (const marker of document.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = marker.dataset.island
     const island: Island | undefined = isIslandName(name) ? islands[name] : undefined
-    const hydrate = () => hydrateMarker(marker).catch((error: unknown) => console.error(error))
+    const hydrate = () =>
+      hydrateMarker(marker).catch((error: unknown) => {
+        console.error(error)
+        reportCaughtError(error)
+      })
     if (island?.hydrate === 'visible') whenNearViewport(marker, () => void hydrate())
     else dueNow.push(hydrate())
   }
@@ -104,5 +108,6 @@ function hydrateIslands(): void {
 
 afterLoadWhenIdle(hydrateIslands, IDLE_TIMEOUT_MS)
 
-// Web vitals and error reports: a chunk of its own, loaded after the load event when idle.
+// Web vitals and error reports: a chunk of its own, loaded after the load event when idle (or at
+// once, when an island fails: spec section 8 wants a chunk-load failure reported).
 startTelemetryWhenIdle()

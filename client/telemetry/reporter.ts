@@ -50,8 +50,20 @@ function reportError(error: ClientError): void {
 }
 
 function describeError(kind: ClientError['kind'], error: unknown, message?: string): ClientError {
-  const text = message || (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+  const text = message || (error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error))
   return { kind, message: cut(text, LIMITS.message) ?? 'unknown error', stack: cut(error instanceof Error ? error.stack : '', LIMITS.stack) }
+}
+
+/** What an error wraps, as ' (because: ...)': a chunk-load failure says why the chunk did not load. */
+function causeOf(error: Error): string {
+  const cause: unknown = error.cause
+  if (cause === undefined) return ''
+  return ` (because: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)})`
+}
+
+/** An error the page caught and carried on from (an island that did not load): reported as an uncaught one is. */
+export function reportCaughtError(error: unknown): void {
+  reportError(describeError('error', error))
 }
 
 export function startTelemetry(): void {

@@ -1,7 +1,8 @@
 /**
- * Starts the telemetry reporter (./reporter.ts) at no cost to the visitor: it is its own chunk,
- * imported only after the load event, once the main thread is idle. web-vitals reads buffered
- * performance entries, so LCP, CLS and TTFB measured before then are still reported.
+ * The entry's way to the telemetry reporter (./reporter.ts), which is a chunk of its own so that it
+ * costs the visitor nothing: it starts only after the load event, once the main thread is idle
+ * (web-vitals reads buffered performance entries, so LCP, CLS and TTFB measured before then are
+ * still reported), or when the entry has a caught error to report.
  */
 import { afterLoadWhenIdle } from '../when-idle'
 
@@ -14,4 +15,12 @@ export function startTelemetryWhenIdle(): void {
       (error: unknown) => console.warn('telemetry chunk failed to load', error),
     )
   }, IDLE_TIMEOUT_MS)
+}
+
+/** Reports an error the entry caught (an island that failed to load or hydrate); best effort. */
+export function reportCaughtError(error: unknown): void {
+  import('./reporter').then(
+    (reporter) => reporter.reportCaughtError(error),
+    () => undefined,
+  )
 }

@@ -72,3 +72,20 @@ test('reports an uncaught error to /api/client-errors', async ({ page, pageProbl
   // The error above is the point of this test, not a problem of the page.
   expect(pageProblems.take()).toEqual([expect.stringContaining('telemetry e2e check')])
 })
+
+test('reports an island whose chunk fails to load as a chunk-load failure', async ({ page, pageProblems }) => {
+  await page.route(/\/assets\/language-dropdown-[\w-]+\.js$/, (route) => route.abort('connectionfailed'))
+  const report = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
+  await gotoAndHydrate(page, '/en/about')
+  const response = await report
+  expect(response.status()).toBe(204)
+  expect(beaconOf(response.request())).toMatchObject({
+    page: '/en/about',
+    errors: [{ kind: 'error', message: expect.stringContaining('chunk-load failure: island "language-dropdown" (because: ') }],
+  })
+  // The page carries on: every other island hydrates, and the dropdown still works as a plain link list.
+  await expect(page.locator('[data-island="navbar-menu"]')).toHaveAttribute('data-hydrated', 'true')
+  await expect(page.locator('[data-island="language-dropdown"]')).not.toHaveAttribute('data-hydrated', 'true')
+  // The failed request and its console error are the point of this test.
+  expect(pageProblems.take()).toEqual(expect.arrayContaining([expect.stringContaining('language-dropdown')]))
+})
