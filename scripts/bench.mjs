@@ -19,7 +19,8 @@
  * 4. Prints the HTML, CSS and JS bytes (gzip) of all 4 pages in all 3 languages.
  *
  * BENCH_SKIP_LIGHTHOUSE=1 skips step 2; BENCH_ONLY=lighthouse runs step 2 alone;
- * BENCH_LIGHTHOUSE_PATH=/ru/contact-us points it at another page.
+ * BENCH_LIGHTHOUSE_PATH=/ru/contact-us points it at another page, or at several, comma-separated
+ * (BENCH_LIGHTHOUSE_PATH=/,/ru/about), with a summary of their median runs at the end.
  * Everything stays on 127.0.0.1.
  */
 import { execFileSync, spawn } from 'node:child_process'
@@ -38,8 +39,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS) || 5
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
-/** The page Lighthouse loads: the home page, which the issue's target names, unless set. */
-const LIGHTHOUSE_PATH = process.env.BENCH_LIGHTHOUSE_PATH || '/'
+/** The pages Lighthouse loads: the home page, which the issue's target names, unless set. */
+const LIGHTHOUSE_PATHS = (process.env.BENCH_LIGHTHOUSE_PATH || '/').split(',').map((page) => page.trim()).filter(Boolean)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10
 /** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
 const CLOCK_TICKS = 100
@@ -63,9 +64,16 @@ try {
   // Lighthouse first (step 2): it times the page, not the bench's own load.
   if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
   else {
-    const page = new URL(LIGHTHOUSE_PATH, site.origin).href
-    for (let warm = 0; warm < 3; warm++) await (await fetch(page, { headers: BROWSER })).arrayBuffer()
-    await runLighthouse(page)
+    const medians = []
+    for (const pagePath of LIGHTHOUSE_PATHS) {
+      const page = new URL(pagePath, site.origin).href
+      for (let warm = 0; warm < 3; warm++) await (await fetch(page, { headers: BROWSER })).arrayBuffer()
+      medians.push({ page: pagePath, ...(await runLighthouse(page)) })
+    }
+    if (medians.length > 1) {
+      console.log('\nLighthouse, the median run of each page:')
+      console.table(medians)
+    }
   }
   if (!ONLY_LIGHTHOUSE) await measureServing(site.origin, site.processGroup)
 } catch (error) {
@@ -244,10 +252,11 @@ function clientManifest() {
 }
 
 /**
- * Lighthouse on the home page. This Chromium (@sparticuz/chromium 147) cancels any navigation whose
- * response carries a Referrer-Policy header while Lighthouse's trace is recording (net::ERR_ABORTED,
- * FAILED_DOCUMENT_REQUEST; the same page loads fine untraced), so Lighthouse reaches the site
- * through a loopback proxy that drops that one header, which no Lighthouse audit reads.
+ * Lighthouse on one page; returns the median run's scores and timings. This Chromium
+ * (@sparticuz/chromium 147) cancels any navigation whose response carries a Referrer-Policy header
+ * while Lighthouse's trace is recording (net::ERR_ABORTED, FAILED_DOCUMENT_REQUEST; the same page
+ * loads fine untraced), so Lighthouse reaches the site through a loopback proxy that drops that
+ * one header, which no Lighthouse audit reads.
  */
 async function runLighthouse(url) {
   const proxy = await startProxy(new URL(url).origin, 'referrer-policy')
@@ -286,10 +295,12 @@ async function runLighthouse(url) {
       .map((ref) => `${category.id}: ${ref.id} (${median.audits[ref.id].displayValue ?? median.audits[ref.id].score})`),
   )
   if (failing.length) console.log(`Audits below full marks in the median run:\n  ${failing.join('\n  ')}`)
-  const report = path.join(ROOT, '.wrangler/bench/lighthouse.json')
+  const slug = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '')
+  const report = path.join(ROOT, `.wrangler/bench/lighthouse${slug ? `-${slug}` : ''}.json`)
   mkdirSync(path.dirname(report), { recursive: true })
   writeFileSync(report, JSON.stringify(median))
   console.log(`Full report of the median run: ${path.relative(ROOT, report)}`)
+  return row(median)
 }
 
 /** An HTTP proxy on a free loopback port to `origin`, dropping one response header. */
