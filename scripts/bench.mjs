@@ -11,7 +11,9 @@
  * 3. Loads four targets with autocannon and prints requests/s, p50/p99 latency and the runtime's
  *    CPU time per request, with ratios to the static asset: a static asset (the entry module: the
  *    runtime's floor), a cached page, a page rendered from cached payloads (X-Cache-Bypass: page)
- *    and a full miss (X-Cache-Bypass: all: every payload from the backend). After a 2 s warm-up
+ *    and a full miss (X-Cache-Bypass: all: every payload from the backend). They are loaded at the
+ *    Workers runtime behind wrangler dev's proxy (scripts/local-site.mjs, findRuntimeOrigin), and
+ *    the static asset and the cached page through the proxy too, for comparison. After a 2 s warm-up
  *    each, the targets take turns in BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS each
  *    (default 5), in reverse order every other round, so that a machine that speeds up or slows
  *    down during the run weighs on every target alike; the ratio's spread over the rounds is
@@ -33,7 +35,7 @@ import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import lighthouse from 'lighthouse'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
-import { freePort, ROOT, startSite } from './local-site.mjs'
+import { findRuntimeOrigin, freePort, ROOT, startSite } from './local-site.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 5
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
@@ -75,7 +77,7 @@ try {
       console.table(medians)
     }
   }
-  if (!ONLY_LIGHTHOUSE) await measureServing(site.origin, site.processGroup)
+  if (!ONLY_LIGHTHOUSE) await measureServing(site)
 } catch (error) {
   await site.stop()
   fail(error)
@@ -83,39 +85,55 @@ try {
 await site.stop()
 process.exit(0)
 
-/** Steps 3 and 4: throughput, latency and CPU per target, then the bytes of every page. */
-async function measureServing(origin, processGroup) {
+/**
+ * Steps 3 and 4: throughput, latency and CPU per target, then the bytes of every page. The targets
+ * are loaded at the Workers runtime itself; wrangler dev's proxy in front of it passes every HTML
+ * response through an HTMLRewriter for its live-reload script, which a deployment never does, so
+ * the static asset and the cached page are also loaded through that proxy, for comparison.
+ */
+async function measureServing(site) {
+  const { origin, processGroup } = site
+  const runtime = (await findRuntimeOrigin(site)) ?? origin
   const home = await (await fetch(`${origin}/en`, { headers: BROWSER })).text()
   // The entry module: a hashed static file every page links.
   const asset = /<script type="module" src="([^"]+)"/.exec(home)?.[1]
   if (!asset) throw new Error('the home page links no entry script')
 
+  const viaProxy = runtime === origin ? [] : [
+    { name: 'static asset, via dev proxy', origin, path: asset, headers: {} },
+    { name: 'cached page, via dev proxy', origin, path: '/en', headers: {} },
+  ]
   const targets = [
-    { name: 'static asset', path: asset, headers: {} },
-    { name: 'cached page', path: '/en', headers: {} },
-    { name: 'rendered (payloads cached)', path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
-    { name: 'full miss (backend)', path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
+    { name: 'static asset', origin: runtime, path: asset, headers: {} },
+    { name: 'cached page', origin: runtime, path: '/en', headers: {} },
+    { name: 'rendered (payloads cached)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
+    { name: 'full miss (backend)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
+    ...viaProxy,
   ].map((target) => ({ ...target, runs: [] }))
   const assetBytes = (await (await fetch(origin + asset)).arrayBuffer()).byteLength
   console.log(`\nThroughput: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; static asset ${asset} (${kb(assetBytes)} KB)`)
+  console.log(runtime === origin
+    ? `Measured through wrangler dev's proxy at ${origin}: the runtime behind it was not found (Linux only)`
+    : `Measured at the runtime, ${runtime}, behind wrangler dev's proxy at ${origin}`)
   console.log(`Load average before: ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}\n`)
-  for (const target of targets) await load(origin + target.path, target.headers, 2)
+  for (const target of targets) await load(target.origin + target.path, target.headers, 2)
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? targets : [...targets].reverse()
     for (const target of order) {
       const cpuBefore = cpuSeconds(processGroup)
-      const run = await load(origin + target.path, target.headers, SECONDS)
+      const run = await load(target.origin + target.path, target.headers, SECONDS)
       target.runs.push({ ...run, cpu: cpuSeconds(processGroup) - cpuBefore })
     }
   }
 
   const rows = targets.map(summarize)
-  const floor = rows[0]
+  // Each row against the static asset served the same way: at the runtime, or through the proxy.
+  const floorOf = (index) => rows[targets.findIndex((target) => target.origin === targets[index].origin && target.path === asset)]
   console.table(
-    rows.map((row) => ({
+    rows.map((row, index) => ({
       target: row.name,
       'req/s': Math.round(row.rps),
-      'x static': (row.rps / floor.rps).toFixed(2),
+      'x static': (row.rps / floorOf(index).rps).toFixed(2),
       'p50 ms': row.p50,
       'p99 ms': row.p99,
       'CPU ms/req': row.cpuPerRequest.toFixed(2),
@@ -124,14 +142,20 @@ async function measureServing(origin, processGroup) {
     })),
   )
   console.log('req/s: all requests over all rounds; p50 and p99: the median over the rounds; CPU: wrangler and workerd')
-  const perRound = targets[0].runs.map((run, round) => run.rps / targets[1].runs[round].rps)
-  const spread = `rounds: ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}`
-  console.log(`cached page / static asset throughput: ${(floor.rps / rows[1].rps).toFixed(2)}x slower (${spread}; target: within 1.5x)`)
+  console.log(`cached page / static asset throughput: ${slowdown(targets[0], targets[1])} (target: within 1.5x)`)
+  if (viaProxy.length) console.log(`through wrangler dev's proxy: ${slowdown(targets[4], targets[5])}`)
 
   console.log('\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that')
   console.log('plus the islands\' stylesheets; JS is everything the page can run: the entry, the hydration')
   console.log('runtime and the islands it renders, all loaded after the load event (the carousel on scroll).\n')
   console.table(await pageWeights(origin))
+}
+
+/** How many times slower `page` is than `floor`, over all rounds, and the spread of the rounds. */
+function slowdown(floor, page) {
+  const perRound = floor.runs.map((run, round) => run.rps / page.runs[round].rps)
+  const pooled = summarize(floor).rps / summarize(page).rps
+  return `${pooled.toFixed(2)}x slower (rounds: ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`
 }
 
 /** One target's rounds as one row: pooled throughput, median latencies, CPU per request. */

@@ -4,7 +4,7 @@
  * tests/soak/soak.mjs. The caller stops it; an exiting caller stops it too.
  */
 import { spawn } from 'node:child_process'
-import { createWriteStream, mkdirSync } from 'node:fs'
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -104,4 +104,61 @@ function kill(child, signal) {
   } catch {
     // Already gone.
   }
+}
+
+/**
+ * The Workers runtime's own address behind `wrangler dev`'s proxy, or null where it cannot be found
+ * (it is read from /proc: Linux only). `wrangler dev` answers on its port through a proxy worker,
+ * in a workerd process of its own, that passes every text/html response through an HTMLRewriter
+ * to add its live-reload script; the runtime behind it serves the site as a deployment does. Its
+ * port is random: this finds the workerd processes' listening ports and asks each for robots.txt.
+ * @param {{ origin: string, processGroup: number }} site what startSite returned
+ * @returns {Promise<string | null>}
+ */
+export async function findRuntimeOrigin({ origin, processGroup }) {
+  let ports
+  try {
+    ports = listeningPorts(processGroup)
+  } catch {
+    return null
+  }
+  for (const port of ports) {
+    const candidate = `http://127.0.0.1:${port}`
+    if (candidate === origin) continue
+    try {
+      const response = await fetch(`${candidate}/robots.txt`, { signal: AbortSignal.timeout(5_000) })
+      const text = await response.text()
+      if (response.ok && text.startsWith('User-agent:') && text.includes(`Sitemap: ${candidate}/`)) return candidate
+    } catch {
+      // Not HTTP, or not the site.
+    }
+  }
+  return null
+}
+
+/** The TCP ports that the workerd processes of a process group listen on (from /proc). */
+function listeningPorts(processGroup) {
+  const sockets = new Set()
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== processGroup) continue
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`)
+        if (target.startsWith('socket:[')) sockets.add(target.slice(8, -1))
+      }
+    } catch {
+      // The process ended in between, or is not ours to read.
+    }
+  }
+  const ports = new Set()
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/)
+      // local_address is ADDRESS:PORT in hex; state 0A is LISTEN; field 9 is the socket's inode.
+      if (fields[3] === '0A' && sockets.has(fields[9])) ports.add(parseInt(fields[1].split(':')[1], 16))
+    }
+  }
+  return [...ports]
 }

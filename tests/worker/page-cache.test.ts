@@ -68,6 +68,15 @@ describe('GET pages through the page cache', () => {
     expect(backend.calls).toHaveLength(calls)
   })
 
+  it('streams the first visit chunked, and answers later visits with the stored length', async () => {
+    backend = fakeBackend()
+    const miss = await fetchPage('/en/contact-us', backend.env())
+    expect(miss.headers.get('Transfer-Encoding')).toBe('chunked')
+    const hit = await fetchPage('/en/contact-us', backend.env(), { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(hit.headers.get('X-Page-Cache')).toBe('hit')
+    expect(hit.headers.has('Transfer-Encoding')).toBe(false)
+  })
+
   it('says that a rendered page varies with Accept-Encoding, which the platform compresses it for', async () => {
     backend = fakeBackend()
     const miss = await fetchPage('/ru/enterprises', backend.env())

@@ -68,7 +68,9 @@ export async function storePage(cache: Cache, key: string, body: ReadableStream,
   const tail = new TextDecoder().decode(bytes.subarray(-32)).trimEnd().toLowerCase()
   if (!tail.endsWith('</html>')) return null
   const headers = new Headers(options.headers)
-  for (const name of ['Age', 'X-Page-Cache', 'Content-Length']) headers.delete(name)
+  // Transfer-Encoding belongs to one connection (RFC 9110, section 6.1): the renderer streamed the
+  // page chunked, but a stored page has a length, which its answers send as Content-Length.
+  for (const name of ['Age', 'X-Page-Cache', 'Content-Length', 'Transfer-Encoding']) headers.delete(name)
   headers.set('ETag', await etagOf(bytes))
   // The Cache API drops the copy once it can no longer be served, even stale.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
@@ -83,7 +85,7 @@ export async function readStored(cache: Cache, key: string): Promise<StoredPage 
   const response = await cache.match(key)
   if (!response) return null
   const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
-  const headers = [...response.headers].filter(([name]) => !/^(x-stored-at|cf-cache-status)$/i.test(name))
+  const headers = [...response.headers].filter(([name]) => !/^(x-stored-at|cf-cache-status|transfer-encoding)$/i.test(name))
   const bytes = new Uint8Array(await response.arrayBuffer())
   return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0 }
 }
