@@ -116,6 +116,24 @@ describe('home page view', () => {
     expect((await selectOne(html, '.home-about .button'))?.attrs.href).toBe('/about')
   })
 
+  it.each([
+    ['en', 'Learn more', 'Who we are'],
+    ['ru', 'Подробнее', 'Кто мы'],
+    ['hy', 'Իմանալ ավելին', 'Ովքեր ենք մենք'],
+  ] as const)('says what the about button leads to, after its label, to screen readers and crawlers in %s', async (lng, label, title) => {
+    const html = renderView(HomePage, { lng, home: HomePageSchema.parse(seed) })
+    const button = await selectOne(html, '.home-about .button')
+    expect(button?.text).toBe(`${label}: ${title}`)
+    expect((await selectOne(html, '.home-about .button .visually-hidden'))?.text).toBe(`: ${title}`)
+  })
+
+  it('names each card of the carousel in its "Learn more" button when the card has no button label of its own', async () => {
+    const items = [1, 2, 3, 4].map((n) => enterprise(n, n === 2 ? {} : { btnName: '' }))
+    const html = render('en', { ...full, enterprisesHome: items })
+    const buttons = await select(html, '.enterprise-card__link')
+    expect(buttons.map((button) => button.text)).toEqual(['Learn more: Enterprise 1', 'More', 'Learn more: Enterprise 3', 'Learn more: Enterprise 4'])
+  })
+
   it('hides the about block without a title or a description', () => {
     expect(render('en', { ...full, aboutHome: { img: '/images/a.jpg' } })).not.toContain('home-about')
   })

@@ -10,6 +10,7 @@ import type { Pick } from '../../content/localize'
 import type { EnterpriseItem } from '../../content/schemas'
 import { sanitizeHtml } from '../../content/sanitize-html'
 import { switchLanguagePath, type Lng } from '../../shared/languages'
+import { LinkContext } from './button-link'
 import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
 import { FALLBACK, imageSrc } from './image'
 import { resolveLink } from './smart-link'
@@ -25,6 +26,8 @@ export type EnterpriseSlide = {
   href: string
   external: boolean
   button: string
+  /** The card's title, read after a button label of the dictionary's "Learn more" (see LinkContext). */
+  about: string
 }
 
 export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMore: string): EnterpriseSlide[] {
@@ -38,6 +41,7 @@ export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMor
       href: link.href,
       external: link.external,
       button: pick(item, 'btnName') || learnMore,
+      about: pick(item, 'btnName') ? '' : pick(item, 'title'),
     }
   })
 }
@@ -70,6 +74,7 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
                   {...(slide.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
                 >
                   {slide.button}
+                  <LinkContext about={slide.about} />
                 </a>
               </div>
             </article>

@@ -45,7 +45,7 @@ export function EnterpriseRow({ lng, pick, item, index, headingLevel }: Enterpri
         ) : null}
         {title ? <Heading className="feature-row__title">{title}</Heading> : null}
         <RichText html={pick(item, 'description')} lng={lng} />
-        <ButtonLink lng={lng} label={buttonLabel} href={item.btnLink} fallback={ENTERPRISE_FALLBACK_LINK} />
+        <ButtonLink lng={lng} label={buttonLabel} href={item.btnLink} fallback={ENTERPRISE_FALLBACK_LINK} about={title} />
       </div>
     </article>
   )

@@ -23,7 +23,7 @@ export function HomeAbout({ lng, pick, about }: HomeAboutProps) {
             {title}
           </h2>
           <RichText html={description} lng={lng} />
-          <ButtonLink lng={lng} label={pick(about, 'btnName')} href={about.btnLink} />
+          <ButtonLink lng={lng} label={pick(about, 'btnName')} href={about.btnLink} about={title} />
         </div>
       </div>
     </section>
