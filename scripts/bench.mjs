@@ -27,7 +27,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -35,7 +35,7 @@ import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import lighthouse from 'lighthouse'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
-import { findRuntimeOrigin, freePort, ROOT, startSite } from './local-site.mjs'
+import { findRuntimeOrigin, freePort, processesOf, ROOT, startSite } from './local-site.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 5
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
@@ -192,22 +192,12 @@ async function load(url, headers, seconds) {
  * workerd serving both workers. Linux only (/proc); elsewhere NaN, printed as such.
  */
 function cpuSeconds(processGroup) {
-  let ticks = 0
   try {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        // Fields after the command, which is in parentheses: state ppid pgrp ... utime(12) stime(13).
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        if (Number(fields[2]) === processGroup) ticks += Number(fields[11]) + Number(fields[12])
-      } catch {
-        // The process ended in between.
-      }
-    }
+    const ticks = processesOf(processGroup).reduce((total, { stat }) => total + Number(stat[11]) + Number(stat[12]), 0)
+    return ticks / CLOCK_TICKS
   } catch {
     return NaN
   }
-  return ticks / CLOCK_TICKS
 }
 
 function median(values) {

@@ -136,13 +136,32 @@ export async function findRuntimeOrigin({ origin, processGroup }) {
   return null
 }
 
+/**
+ * The processes of a process group, each with the fields of /proc/PID/stat after its command (which
+ * is in parentheses): [0] state, [1] ppid, [2] pgrp, ... [11] utime, [12] stime. Linux only: throws
+ * where there is no /proc.
+ * @param {number} processGroup
+ * @returns {{ pid: string, stat: string[] }[]}
+ */
+export function processesOf(processGroup) {
+  const found = []
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const line = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const stat = line.slice(line.lastIndexOf(')') + 2).split(' ')
+      if (Number(stat[2]) === processGroup) found.push({ pid, stat })
+    } catch {
+      // The process ended in between.
+    }
+  }
+  return found
+}
+
 /** The TCP ports that the workerd processes of a process group listen on (from /proc). */
 function listeningPorts(processGroup) {
   const sockets = new Set()
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  for (const { pid } of processesOf(processGroup)) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== processGroup) continue
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue
       for (const fd of readdirSync(`/proc/${pid}/fd`)) {
         const target = readlinkSync(`/proc/${pid}/fd/${fd}`)

@@ -10,9 +10,6 @@ import { PAGE_PATHS } from './pages'
 
 export const seo = new Hono<AppEnv>()
 
-/** The indexable pages: every page the site renders. */
-export const SITEMAP_PAGES: readonly string[] = PAGE_PATHS
-
 const CACHE_CONTROL = 'public, max-age=3600'
 
 seo.get('/sitemap.xml', (c) => {
@@ -33,7 +30,7 @@ seo.get('/robots.txt', (c) => {
  * sitemap form of hreflang asks: https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
  */
 export function sitemapXml(origin: string): string {
-  const urls = SITEMAP_PAGES.flatMap((page) => {
+  const urls = PAGE_PATHS.flatMap((page) => {
     const alternates = hreflangAlternates(page)
       .map(({ hreflang, path }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeXml(origin + path)}"/>`)
       .join('\n')
