@@ -1,14 +1,42 @@
 /// <reference types="vite/client" />
+/// <reference path="../setup/env.d.ts" />
 /**
- * Security headers (src/middleware/security-headers/) on every kind of response the worker sends,
- * and the same list in public/_headers for the static files the worker never sees.
+ * Security headers (src/middleware/security-headers/, hono/secure-headers) on every kind of
+ * response the worker sends, and the same list in public/_headers for the static files the worker
+ * never sees. The policy is written out here, so a change to it is a change to a test.
  */
+import { env } from 'cloudflare:workers'
+import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import staticHeaders from '../../public/_headers?raw'
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../src/middleware/security-headers'
+import { securityHeaders } from '../../src/middleware/security-headers'
 import { postForm, postJson, VALID } from './support/contact'
 import { fakeBackend, json } from './support/fake-backend'
 import { fetchPage } from './support/worker'
+
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Permissions-Policy': 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+}
+
+/** Headers hono/secure-headers sends by default that are not part of this site's policy. */
+const NOT_SENT = [
+  'Cross-Origin-Resource-Policy',
+  'Origin-Agent-Cluster',
+  'X-DNS-Prefetch-Control',
+  'X-Download-Options',
+  'X-Permitted-Cross-Domain-Policies',
+  'X-XSS-Protection',
+]
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -20,6 +48,7 @@ function expectSecurityHeaders(response: Response, label: string) {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
     expect(response.headers.get(name), `${label}: ${name}`).toBe(value)
   }
+  for (const name of NOT_SENT) expect(response.headers.get(name), `${label}: ${name}`).toBeNull()
 }
 
 /** The directives of a Content-Security-Policy, by name. */
@@ -35,6 +64,12 @@ function directives(policy: string): Record<string, string[]> {
 describe('the Content-Security-Policy', () => {
   const csp = directives(CONTENT_SECURITY_POLICY)
 
+  it('is the policy the worker sends', async () => {
+    backend = fakeBackend()
+    const response = await fetchPage('/robots.txt', backend.env())
+    expect(response.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY)
+  })
+
   it('runs only the site’s own script files, never inline script', () => {
     expect(csp['script-src']).toEqual(["'self'"])
     expect(csp['default-src']).toEqual(["'self'"])
@@ -43,7 +78,8 @@ describe('the Content-Security-Policy', () => {
 
   it('forbids framing and limits images, fonts, connections, forms and <base>', () => {
     expect(csp['frame-ancestors']).toEqual(["'none'"])
-    expect(csp['img-src']).toEqual(["'self'", 'data:', 'https:'])
+    // Every picture comes through this site's /_image route, wherever the CMS keeps it.
+    expect(csp['img-src']).toEqual(["'self'", 'data:'])
     expect(csp['font-src']).toEqual(["'self'", 'data:'])
     expect(csp['connect-src']).toEqual(["'self'"])
     expect(csp['form-action']).toEqual(["'self'"])
@@ -129,6 +165,26 @@ describe('security headers on every response', () => {
     const response = await fetchPage(path, backend.env())
     expect(response.status).toBe(200)
     expectSecurityHeaders(response, path)
+  })
+
+  it('a response passed on from a service binding, whose own headers are immutable', async () => {
+    const app = new Hono<{ Bindings: typeof env }>()
+    app.use('*', securityHeaders())
+    app.get('/proxied', (c) => c.env.CONTENT.fetch('https://content/api/erebuni/navbar-data'))
+    const response = await app.request('/proxied', {}, env)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
+    expectSecurityHeaders(response, 'service binding')
+    expect(await response.json()).toHaveProperty('payload.home', 'Home')
+  })
+
+  it('keeps a header that a route set itself', async () => {
+    const app = new Hono()
+    app.use('*', securityHeaders())
+    app.get('/framed', (c) => c.text('ok', 200, { 'X-Frame-Options': 'SAMEORIGIN' }))
+    const response = await app.request('/framed')
+    expect(response.headers.get('X-Frame-Options')).toBe('SAMEORIGIN')
+    expect(response.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY)
   })
 })
 

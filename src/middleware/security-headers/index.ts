@@ -1,1 +1,1 @@
-export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS, securityHeaders } from './security-headers'
+export { securityHeaders } from './security-headers'
