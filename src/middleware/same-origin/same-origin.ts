@@ -1,12 +1,19 @@
 /**
  * Refuses cross-site requests (403) to the routes it guards, so another site cannot make a
- * visitor's browser post to them. A request passes when
- * - its `Origin` header, if sent, is this site's own origin, and
- * - its `Sec-Fetch-Site` header, if sent, is `same-origin`.
- * A request with neither header passes: only browsers make cross-site requests on a visitor's
- * behalf, and browsers send `Origin` with every POST
- * (https://developer.mozilla.org/en-US/docs/Web/HTTP/Reference/Headers/Origin).
- * Unlike `hono/csrf`, it checks every request it guards, whatever its content type.
+ * visitor's browser post to them. A request passes only when it says where it comes from and
+ * that is here:
+ * - its `Origin` header, if sent, is this site's own origin;
+ * - its `Sec-Fetch-Site` header, if sent, is `same-origin`;
+ * - and it sends at least one of the two. Every browser this site supports sends `Origin` with
+ *   every POST (https://developer.mozilla.org/en-US/docs/Web/HTTP/Reference/Headers/Origin), so a
+ *   request with neither is refused, as OWASP advises
+ *   (https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html).
+ *
+ * Why not `hono/csrf`: it checks only the content types an HTML form can send (form-urlencoded,
+ * multipart, text/plain), so a cross-site `application/json` POST (POST /api/contact) passes it
+ * unchecked, and it admits a request when either header alone looks right.
+ * tests/worker/same-origin.test.ts holds the two side by side (docs/decisions/0002-page-cache.md,
+ * "Security headers").
  */
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import { createMiddleware } from 'hono/factory'
@@ -25,7 +32,8 @@ export function sameOrigin<E extends Env>(options: SameOriginOptions<E> = {}): M
 
 function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get('Origin')
-  if (origin !== null && origin !== new URL(request.url).origin) return false
   const site = request.headers.get('Sec-Fetch-Site')
+  if (origin === null && site === null) return false
+  if (origin !== null && origin !== new URL(request.url).origin) return false
   return site === null || site === 'same-origin'
 }
