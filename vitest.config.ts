@@ -10,7 +10,7 @@
  *   Its CONTENT service binding (wrangler.toml [[services]] -> "erebuni-content") is served by an
  *   auxiliary worker named "erebuni-content": the content service bundled with esbuild into
  *   .wrangler/test/content-service.mjs when this config loads. That worker's CONTENT_DB and the
- *   site runner's extra TEST_CONTENT_DB binding name the same D1 database id, so
+ *   site runner's extra TEST_CONTENT_DB binding name the same local D1 database, so
  *   tests/setup/site.ts migrates and seeds it from the site side and `exports.default.fetch(...)`
  *   (or env.CONTENT.fetch) gets the real seed content.
  *
@@ -39,7 +39,9 @@ const at = (relative: string) => path.join(root, relative)
 
 const contentConfig = unstable_readConfig({ config: at('content-service/wrangler.toml') })
 const contentDb = contentConfig.d1_databases.find((db: { binding: string; database_id?: string }) => db.binding === 'CONTENT_DB')
-if (!contentDb?.database_id) throw new Error('content-service/wrangler.toml: no CONTENT_DB database_id')
+if (!contentDb) throw new Error('content-service/wrangler.toml: no CONTENT_DB database')
+/** The local database's id: like `wrangler dev`, the binding name when the config names no id. */
+const contentDbId = contentDb.database_id ?? contentDb.binding
 
 const seed = readSeed()
 const testBindings = {
@@ -93,7 +95,7 @@ export default defineConfig({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: testBindings,
-              d1Databases: { TEST_CONTENT_DB: contentDb.database_id },
+              d1Databases: { TEST_CONTENT_DB: contentDbId },
               workers: [
                 {
                   name: contentConfig.name,
@@ -101,7 +103,7 @@ export default defineConfig({
                   scriptPath: contentBundle,
                   compatibilityDate: contentConfig.compatibility_date,
                   compatibilityFlags: contentConfig.compatibility_flags,
-                  d1Databases: { CONTENT_DB: contentDb.database_id },
+                  d1Databases: { CONTENT_DB: contentDbId },
                 },
               ],
             },

@@ -5,7 +5,7 @@
  *
  *   node content-service/scripts/seed.mjs                 local D1 in .wrangler/state (what `npm start` reads)
  *   node content-service/scripts/seed.mjs --persist-to D  local D1 in another state folder
- *   node content-service/scripts/seed.mjs --remote        the deployed database (operators; needs a real database_id)
+ *   node content-service/scripts/seed.mjs --remote --env staging   a deployed environment's database
  *
  * It writes .wrangler/tmp/content-seed.sql and runs `wrangler d1 execute CONTENT_DB --file` on it.
  */
@@ -25,9 +25,11 @@ const { values } = parseArgs({
     local: { type: 'boolean', default: false },
     remote: { type: 'boolean', default: false },
     'persist-to': { type: 'string' },
+    env: { type: 'string' },
   },
 })
 if (values.local && values.remote) throw new Error('Pass --local or --remote, not both')
+if (values.remote && !values.env) throw new Error('Pass --env staging or --env production with --remote')
 
 const seed = readSeed()
 const missing = findMissingImages(seed)
@@ -38,7 +40,7 @@ mkdirSync(path.dirname(sqlFile), { recursive: true })
 writeFileSync(sqlFile, buildSeedSql(seed))
 
 const target = values.remote
-  ? ['--remote', '--yes']
+  ? ['--remote', '--yes', `--env=${values.env}`]
   : ['--local', '--persist-to', path.resolve(values['persist-to'] ?? DEFAULT_PERSIST)]
 const args = ['d1', 'execute', 'CONTENT_DB', '--config', path.join(ROOT, 'content-service/wrangler.toml'), '--file', sqlFile, ...target]
 
@@ -55,4 +57,4 @@ if (result.status !== 0) {
   console.error(`seeding failed${values.remote ? '' : ' (did `npm run content:migrate` run first?)'}`)
   process.exit(result.status ?? 1)
 }
-console.log(`seeded ${Object.keys(seed.pages).length} pages and ${Object.keys(seed.pageMeta).length} page meta entries${values.remote ? ' (remote)' : ` into ${path.relative(ROOT, target[2]) || target[2]}`}`)
+console.log(`seeded ${Object.keys(seed.pages).length} pages and ${Object.keys(seed.pageMeta).length} page meta entries${values.remote ? ` (remote, ${values.env})` : ` into ${path.relative(ROOT, target[2]) || target[2]}`}`)

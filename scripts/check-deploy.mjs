@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * `npm run check:deploy` (part of `npm test`): proves that every environment of both workers
+ * would deploy, without deploying, so a broken config never reaches main.
+ *
+ * For the site (wrangler.toml) and the reference content service (content-service/wrangler.toml),
+ * at the top level (local development) and in every [env.*]:
+ * - `wrangler deploy --dry-run` builds and bundles it and validates its config, and must print
+ *   no warning;
+ * - it has exactly the bindings and vars of the top level, which the tests run against:
+ *   environments inherit none of them, and wrangler warns about only some that are missing;
+ * - no KV namespace or D1 database names a placeholder id (all zeros, or one digit repeated),
+ *   and the deploy environments name no id at all: wrangler provisions them on first deploy and
+ *   finds them again by binding afterwards (docs/decisions/0005-operations.md);
+ * - every secret an environment requires is explained in .dev.vars.example.
+ */
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
+const CONFIGS = ['wrangler.toml', 'content-service/wrangler.toml']
+/** Two dry runs at a time: each is mostly one core of esbuild. */
+const CONCURRENCY = 2
+const TOP_LEVEL = ''
+
+/** True for ids nobody's account has: 00000000…, 11111111-1111-…, and the like. */
+function isPlaceholderId(id) {
+  const digits = String(id).replaceAll('-', '').toLowerCase()
+  return digits.length > 0 && /^(.)\1*$/.test(digits.slice(0, 8))
+}
+
+function environmentsOf(config) {
+  const { rawConfig } = experimental_readRawConfig({ config: path.join(ROOT, config) }, { hideWarnings: true })
+  return [TOP_LEVEL, ...Object.keys(rawConfig.env ?? {})]
+}
+
+function readConfig(config, env) {
+  return unstable_readConfig({ config: path.join(ROOT, config), env: env || undefined }, { hideWarnings: true })
+}
+
+/** The names a worker sees in `env`: every binding and var. */
+function bindingNames(resolved) {
+  const byBinding = (list) => (list ?? []).map((entry) => entry.binding)
+  return new Set([
+    ...Object.keys(resolved.vars ?? {}),
+    ...byBinding(resolved.kv_namespaces),
+    ...byBinding(resolved.d1_databases),
+    ...byBinding(resolved.services),
+    ...byBinding(resolved.analytics_engine_datasets),
+    ...(resolved.ratelimits ?? []).map((limit) => limit.name),
+    ...[resolved.images, resolved.version_metadata, resolved.assets].map((single) => single?.binding),
+  ].filter(Boolean))
+}
+
+/** Problems with the bindings, resource ids and secrets of one environment, as sentences. */
+function checkResources(config, env) {
+  const resolved = readConfig(config, env)
+  const where = `${config}${env ? ` [env.${env}]` : ' (top level)'}`
+  const problems = []
+  if (env) {
+    const expected = bindingNames(readConfig(config, TOP_LEVEL))
+    const actual = bindingNames(resolved)
+    const missing = [...expected].filter((name) => !actual.has(name))
+    const extra = [...actual].filter((name) => !expected.has(name))
+    if (missing.length) problems.push(`${where}: missing ${missing.join(', ')}, which the top level has (environments inherit no binding or var)`)
+    if (extra.length) problems.push(`${where}: ${extra.join(', ')} not at the top level, so neither local development nor the tests have it`)
+  }
+  const ids = [
+    ...resolved.kv_namespaces.map((kv) => ({ binding: kv.binding, id: kv.id })),
+    ...resolved.d1_databases.map((db) => ({ binding: db.binding, id: db.database_id })),
+  ]
+  for (const { binding, id } of ids) {
+    if (id === undefined) continue
+    if (isPlaceholderId(id)) problems.push(`${where}: ${binding} names the placeholder id ${id}; remove it and let wrangler provision the resource`)
+    else if (env) problems.push(`${where}: ${binding} names the id ${id}; environments name none, so that a clone never deploys to another account's resource (docs/decisions/0005-operations.md)`)
+  }
+  const example = readFileSync(path.join(ROOT, '.dev.vars.example'), 'utf8')
+  for (const secret of resolved.secrets?.required ?? []) {
+    if (!new RegExp(`^#?\\s*${secret}=`, 'm').test(example)) problems.push(`${where}: the required secret ${secret} is not explained in .dev.vars.example`)
+  }
+  return problems
+}
+
+/** Runs one dry run; resolves with its problems (failure, or warnings it printed). */
+function dryRun(config, env) {
+  const name = `${path.dirname(config) === '.' ? 'site' : path.dirname(config)}-${env || 'top-level'}`
+  const args = [WRANGLER, 'deploy', '--dry-run', '--config', config, `--env=${env}`, '--outdir', `.wrangler/dry-run/${name}`]
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('close', (code) => {
+      const where = `${config}${env ? ` --env ${env}` : ' (top level)'}`
+      if (code !== 0) return resolve([`${where}: wrangler deploy --dry-run failed (exit ${code}):\n${output}`])
+      if (output.includes('[WARNING]')) return resolve([`${where}: wrangler warned:\n${output}`])
+      console.log(`ok   ${where}`)
+      resolve([])
+    })
+  })
+}
+
+async function inTurns(tasks, concurrency) {
+  const results = []
+  let next = 0
+  async function worker() {
+    while (next < tasks.length) {
+      const task = tasks[next++]
+      results.push(...(await task()))
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return results
+}
+
+const targets = CONFIGS.flatMap((config) => environmentsOf(config).map((env) => ({ config, env })))
+const problems = targets.flatMap(({ config, env }) => checkResources(config, env))
+problems.push(...(await inTurns(targets.map(({ config, env }) => () => dryRun(config, env)), CONCURRENCY)))
+
+if (problems.length) {
+  console.error(`\n${problems.join('\n\n')}`)
+  process.exit(1)
+}
+console.log(`check:deploy: ${targets.length} configurations (${CONFIGS.join(', ')}; top level, ${[...new Set(targets.map((t) => t.env).filter(Boolean))].join(', ')}) deploy cleanly`)
