@@ -1,43 +1,27 @@
 /**
- * The site worker's bindings and per-request variables, in one place.
- * Bindings mirror wrangler.toml; see the README's configuration table.
+ * The site worker's environment, in one place. Bindings and vars are generated from wrangler.toml
+ * by `wrangler types` into worker-configuration.d.ts (`npm run cf-typegen`; `npm test` fails when
+ * it is out of date), where each binding's purpose is the comment above it in wrangler.toml.
+ * Typed here is only what that file cannot know: secrets the site also runs without, and the
+ * per-request variables.
  */
 import type { Lng } from './shared/languages'
 
-export type Bindings = {
-  /** Origin of the content backend, e.g. https://cms.example.am. Empty: use the CONTENT binding. */
-  API_HOST: string
-  /** The {product} path segment of every backend call. */
-  PRODUCT: string
-  /** The fixed `path` query value sent to page-meta-data. */
-  META_PATH: string
-  /** Seconds a cached payload is fresh; numeric string, default 300. */
-  CONTENT_TTL?: string
-  /** Milliseconds before a backend call times out; default 10000 (spec section 7). */
-  API_TIMEOUT_MS?: string
-  /** Secret sent as the Authorization header of backend calls; empty string when unset. */
+/**
+ * Secrets that may be unset (.dev.vars.example says what each does). `wrangler types` types only
+ * the secrets an environment declares as required (PUBLISH_SECRET), so these are listed by hand.
+ */
+type OptionalSecrets = {
+  /** Sent as the Authorization header of backend calls; unset: no header. */
   API_TOKEN?: string
-  /** The bundled reference content service. */
-  CONTENT: Fetcher
-  /** Payload cache. */
-  CONTENT_CACHE: KVNamespace
-  /** Static assets from public/. */
-  ASSETS: Fetcher
-  /** Secret: Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
+  /** Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
   SENTRY_DSN?: string
-  /** The release sent to Sentry (e.g. the git commit); unset: the Workers version id. */
-  RELEASE?: string
-  /** Workers Analytics Engine dataset for web vitals and client errors; unbound: they are logged. */
-  VITALS?: AnalyticsEngineDataset
-  /** Per-client limit on contact messages forwarded to the backend (wrangler.toml `[[ratelimits]]`). */
-  CONTACT_RATE_LIMITER: RateLimit
-  /** Seconds a rendered page is fresh in the page cache (then stale for 10 minutes); '0' turns it off; default 60. */
-  PAGE_CACHE_TTL?: string
-  /** Secret: lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
+  /** Lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
   CACHE_BYPASS_TOKEN?: string
-  /** The deployed version's id: the page cache starts empty on every deploy. */
-  CF_VERSION_METADATA?: WorkerVersionMetadata
 }
+
+/** Every binding, var and secret of the site worker. */
+export type Bindings = Env & OptionalSecrets
 
 export type AppEnv = {
   Bindings: Bindings
@@ -49,10 +33,10 @@ export type AppEnv = {
   }
 }
 
-// `env` from 'cloudflare:workers' (and the test pool) carries the same bindings.
+// `env` from 'cloudflare:workers' (and the test pool) carries the same secrets.
 declare global {
   namespace Cloudflare {
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    interface Env extends Bindings {}
+    interface Env extends OptionalSecrets {}
   }
 }

@@ -1,9 +1,5 @@
 /**
- * The content service's bindings, mirroring content-service/wrangler.toml.
+ * The content service's environment: `Env` is generated from content-service/wrangler.toml by
+ * `wrangler types` (content-service/worker-configuration.d.ts; `npm run cf-typegen`).
  */
-export type Bindings = {
-  /** Page payloads, page meta data and received messages (migrations/). */
-  CONTENT_DB: D1Database
-}
-
-export type AppEnv = { Bindings: Bindings }
+export type AppEnv = { Bindings: Env }
