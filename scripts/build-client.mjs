@@ -5,8 +5,9 @@
  * - client/main.ts is the entry, small and free of React; every client/islands/*.tsx is an entry of
  *   its own, which main imports lazily with client/hydrate.tsx (React), so a page downloads only the
  *   islands it renders, with their CSS (Swiper's CSS lands in the carousel's file only).
- * - src/styles/site.css, with the self-hosted Noto Sans faces appended, goes into the manifest as
- *   text: the document inlines it, so first paint waits for no stylesheet request.
+ * - src/styles/site.css, which imports one file per part of src/views in cascade order, is bundled
+ *   into one minified stylesheet with the self-hosted Noto Sans faces appended, and goes into the
+ *   manifest as text: the document inlines it, so first paint waits for no stylesheet request.
  */
 import { createHash } from 'node:crypto'
 import * as esbuild from 'esbuild'
