@@ -35,6 +35,11 @@ function fail(message) {
   process.exit(1)
 }
 
+/** The JSON a `--json` command printed, past anything wrangler printed before it. */
+function parseJson(stdout) {
+  return JSON.parse(stdout.slice(stdout.search(/[[{]/)))
+}
+
 function wrangler(args, { json = false } = {}) {
   const result = spawnSync(process.execPath, [WRANGLER, ...args, `--env=${values.env}`], {
     cwd: ROOT,
@@ -48,19 +53,20 @@ function wrangler(args, { json = false } = {}) {
 
 const versions = wrangler(['versions', 'list', '--json'], { json: true })
 if (!versions.ok) fail('could not list the uploaded versions')
-const uploaded = JSON.parse(versions.stdout).find((version) => version.annotations?.['workers/tag'] === values.tag)
+const uploaded = parseJson(versions.stdout).find((version) => version.annotations?.['workers/tag'] === values.tag)
 if (!uploaded) fail(`no version of the ${values.env} worker is tagged ${values.tag}: upload it first (wrangler versions upload --env ${values.env} --tag ${values.tag})`)
 
 const status = wrangler(['deployments', 'status', '--json'], { json: true })
-const serving = status.ok ? JSON.parse(status.stdout).versions ?? [] : []
+const serving = status.ok ? parseJson(status.stdout).versions ?? [] : []
 const previous = serving
   .filter((version) => version.version_id !== uploaded.id)
   .sort((a, b) => b.percentage - a.percentage)[0]
 
-const specs = percentage === 100 || !previous
+const share = previous ? percentage : 100
+const specs = share === 100
   ? [`${uploaded.id}@100%`]
-  : [`${uploaded.id}@${percentage}%`, `${previous.version_id}@${100 - percentage}%`]
-console.log(`rollout: ${values.env}: ${values.tag} (${uploaded.id}) to ${specs.length === 1 ? '100' : percentage}% of traffic${specs.length === 2 ? `, ${previous.version_id} keeps ${100 - percentage}%` : ''}`)
+  : [`${uploaded.id}@${share}%`, `${previous.version_id}@${100 - share}%`]
+console.log(`rollout: ${values.env}: ${values.tag} (${uploaded.id}) to ${share}% of traffic${share < 100 ? `, ${previous.version_id} keeps ${100 - share}%` : ''}`)
 
-const deployed = wrangler(['versions', 'deploy', ...specs, '--yes', '--message', values.message ?? `${values.tag} at ${percentage}%`])
+const deployed = wrangler(['versions', 'deploy', ...specs, '--yes', '--message', values.message ?? `${values.tag} at ${share}%`])
 if (!deployed.ok) fail('wrangler versions deploy failed')
