@@ -5,7 +5,8 @@
  * 3. the binary bundled in the `@sparticuz/chromium` npm package (the CI path), extracted once into
  *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use.
  *
- * `node scripts/chromium-path.mjs` prints the path it chose.
+ * `node scripts/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
+ * only the path of the @sparticuz/chromium binary, whatever else is installed.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -95,7 +96,12 @@ async function bundledChromium() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const executable = await chromiumPath()
-  console.log(executable)
-  console.log(chromiumVersion(executable))
+  if (process.argv.includes('--bundled')) {
+    // Only the path, for CHROME_PATH=$(node scripts/chromium-path.mjs --bundled) npm run test:e2e.
+    console.log(await bundledChromium())
+  } else {
+    const executable = await chromiumPath()
+    console.log(executable)
+    console.log(chromiumVersion(executable))
+  }
 }
