@@ -1,6 +1,7 @@
 /// <reference types="node" />
 /**
- * Two Vitest projects, both inside the Workers runtime (@cloudflare/vitest-plugin):
+ * Three Vitest projects. tooling — tests/tooling/*.test.ts in Node: the operator's scripts run as
+ * an operator runs them. The other two run inside the Workers runtime (@cloudflare/vitest-plugin):
  *
  * content-service — tests/content-service/*.test.ts against the reference content service itself
  *   (content-service/wrangler.toml, main content-service/src/index.ts). Its CONTENT_DB is migrated
@@ -74,6 +75,15 @@ if (!existsSync(manifest) && existsSync(buildScript)) {
 export default defineConfig({
   test: {
     projects: [
+      {
+        // Node, not the Workers runtime: the operator's scripts (npm run check:deploy).
+        test: {
+          name: 'tooling',
+          include: ['tests/tooling/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       {
         plugins: [
           cloudflareTest({

@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
+/** The wrangler CLI; tests/tooling/rollout.test.ts points ROLLOUT_WRANGLER at a stand-in for the API. */
+const WRANGLER = process.env.ROLLOUT_WRANGLER ?? path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
 const { values } = parseArgs({
   options: {

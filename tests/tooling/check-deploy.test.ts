@@ -1,0 +1,48 @@
+/// <reference types="node" />
+/**
+ * `npm run check:deploy` as an operator meets it: run on a configuration, it passes a complete
+ * one and fails, saying why, on the mistakes that would otherwise reach a deploy. (On the real
+ * wrangler.toml files it runs in `npm test` itself.)
+ */
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+function checkDeploy(fixture: string) {
+  const result = spawnSync(process.execPath, ['scripts/check-deploy.mjs', `tests/tooling/fixtures/${fixture}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+describe('npm run check:deploy', () => {
+  it('passes a configuration whose environments have every binding and no id', () => {
+    const { status, output } = checkDeploy('complete.toml')
+    expect(output).toContain('ok   tests/tooling/fixtures/complete.toml --env staging')
+    expect(status).toBe(0)
+  })
+
+  it('fails when an environment lacks a binding of the top level', () => {
+    const { status, output } = checkDeploy('missing-binding.toml')
+    expect(output).toContain('[env.staging]: missing EVENTS, which the top level has')
+    expect(status).toBe(1)
+  })
+
+  it('fails on a placeholder id, and on any id in a deploy environment', () => {
+    const { status, output } = checkDeploy('placeholder-id.toml')
+    expect(output).toContain('(top level): CACHE names the placeholder id 00000000000000000000000000000000')
+    expect(output).toContain('[env.staging]: CACHE names the id 4f2c9a1e8b7d4c3a9e6f1b2d3c4a5e6f; environments name none')
+    expect(status).toBe(1)
+  })
+
+  it('fails when an environment requires a secret that .dev.vars.example does not explain', () => {
+    const { status, output } = checkDeploy('undocumented-secret.toml')
+    expect(output).toContain('[env.staging]: the required secret UNEXPLAINED_SECRET is not explained in .dev.vars.example')
+    expect(status).toBe(1)
+  })
+})
