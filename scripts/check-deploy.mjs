@@ -10,9 +10,9 @@
  *   no warning;
  * - it has exactly the bindings and vars of the top level, which the tests run against:
  *   environments inherit none of them, and wrangler warns about only some that are missing;
- * - no KV namespace or D1 database names a placeholder id (all zeros, or one digit repeated),
- *   and the deploy environments name no id at all: wrangler provisions them on first deploy and
- *   finds them again by binding afterwards (docs/decisions/0005-operations.md);
+ * - no KV namespace or D1 database names a placeholder id (all zeros, or one digit repeated):
+ *   a resource has either no id (wrangler provisions it on the environment's first deploy and
+ *   finds it by binding afterwards, docs/decisions/0005-operations.md) or its real one;
  * - every secret an environment requires is explained in .dev.vars.example.
  */
 import { spawn } from 'node:child_process'
@@ -76,9 +76,7 @@ function checkResources(config, env) {
     ...resolved.d1_databases.map((db) => ({ binding: db.binding, id: db.database_id })),
   ]
   for (const { binding, id } of ids) {
-    if (id === undefined) continue
-    if (isPlaceholderId(id)) problems.push(`${where}: ${binding} names the placeholder id ${id}; remove it and let wrangler provision the resource`)
-    else if (env) problems.push(`${where}: ${binding} names the id ${id}; environments name none, so that a clone never deploys to another account's resource (docs/decisions/0005-operations.md)`)
+    if (id !== undefined && isPlaceholderId(id)) problems.push(`${where}: ${binding} names the placeholder id ${id}; remove it (wrangler then provisions the resource) or put the real one`)
   }
   const example = readFileSync(path.join(ROOT, '.dev.vars.example'), 'utf8')
   for (const secret of resolved.secrets?.required ?? []) {
