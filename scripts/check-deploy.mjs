@@ -25,8 +25,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 /** The configurations to check: both workers', or those named on the command line (tests). */
 const CONFIGS = process.argv.length > 2 ? process.argv.slice(2) : ['wrangler.toml', 'content-service/wrangler.toml']
-/** Two dry runs at a time: each is mostly one core of esbuild. */
-const CONCURRENCY = 2
 const TOP_LEVEL = ''
 
 /** True for ids nobody's account has: 00000000…, 11111111-1111-…, and the like. */
@@ -108,23 +106,23 @@ function dryRun(config, env) {
   })
 }
 
-async function inTurns(tasks, concurrency) {
-  const results = []
-  let next = 0
-  async function worker() {
-    while (next < tasks.length) {
-      const task = tasks[next++]
-      results.push(...(await task()))
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
-  return results
+/**
+ * The dry runs, one worker's environments after another, both workers side by side: the site's
+ * dry runs run its custom build, which rewrites public/assets, so two of them must not overlap.
+ */
+async function dryRunAll(targets) {
+  const lanes = CONFIGS.map(async (config) => {
+    const problems = []
+    for (const { env } of targets.filter((target) => target.config === config)) problems.push(...(await dryRun(config, env)))
+    return problems
+  })
+  return (await Promise.all(lanes)).flat()
 }
 
 const targets = CONFIGS.flatMap((config) => environmentsOf(config).map((env) => ({ config, env })))
 const configProblems = targets.flatMap(({ config, env }) => checkResources(config, env))
 if (configProblems.length) fail(configProblems, '(the dry runs wait until these are fixed)')
-const dryRunProblems = await inTurns(targets.map(({ config, env }) => () => dryRun(config, env)), CONCURRENCY)
+const dryRunProblems = await dryRunAll(targets)
 if (dryRunProblems.length) fail(dryRunProblems)
 
 function fail(problems, note = '') {
