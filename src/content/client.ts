@@ -8,12 +8,13 @@
 import type { z } from 'zod'
 import type { Bindings } from '../env'
 import { createPayloadCache } from './cache'
-import { ContentError } from './errors'
+import { ContentError, DroppedAddressError } from './errors'
 import {
   AboutPageSchema,
   ContactDataSchema,
   EnterprisesPageSchema,
   EnvelopeSchema,
+  findDroppedAddresses,
   HomePageSchema,
   NavbarSchema,
   PageMetaSchema,
@@ -22,8 +23,11 @@ import {
 /** Spec section 7: default time-out of every backend call. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_TTL_SECONDS = 300
-/** Bump when the cached shape changes, so old entries are not read back. */
-const CACHE_VERSION = 'v1'
+/**
+ * Bump when the cached shape changes, so old entries are not read back. v2: addresses parsed and
+ * HTML sanitized at load (issue 15); a v1 entry holds raw CMS values.
+ */
+const CACHE_VERSION = 'v2'
 
 export type ContentClientOptions = {
   env: Bindings
@@ -72,7 +76,11 @@ export function createContentClient(options: ContentClientOptions) {
     }
     const envelope = EnvelopeSchema.safeParse(body)
     if (!envelope.success) throw new ContentError('malformed', `${path}: answer has no payload object`)
-    return schema.parse(envelope.data.payload)
+    const payload = schema.parse(envelope.data.payload)
+    // A bad address costs only its own slot; the editor learns of it through the error report.
+    const dropped = findDroppedAddresses(envelope.data.payload, payload)
+    if (dropped.length > 0) options.onError?.(new DroppedAddressError(path, dropped), { key: path })
+    return payload
   }
 
   function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {

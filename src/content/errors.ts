@@ -14,3 +14,18 @@ export class ContentError extends Error {
     super(message)
   }
 }
+
+/**
+ * A payload loaded fine but some of its URL-valued fields held no safe address: they were dropped
+ * (the slots' fallbacks apply) and the page renders. Reported so that an editor can fix the value.
+ */
+export class DroppedAddressError extends Error {
+  override readonly name = 'DroppedAddressError'
+  constructor(
+    readonly call: string,
+    /** The fields' paths in the payload, e.g. `enterprisesHome[2].btnLink`. */
+    readonly fields: string[],
+  ) {
+    super(`${call}: unsafe or malformed address dropped at ${fields.join(', ')}`)
+  }
+}

@@ -11,7 +11,9 @@
  *   iframe, svg and the like is dropped together with the element.
  *
  * Safety does not rest on parsing exactly as a browser would: whatever the input, the output holds
- * only tags this module writes, with attribute values it has checked and escaped.
+ * only tags this module writes, with attribute values it has checked and escaped. Sanitizing the
+ * output again gives the same output, so it runs once, when a payload is loaded (schemas.ts), and
+ * renders only adjust the language prefix of internal links with `rewriteInternalLinks`.
  */
 
 /** Elements kept as they are. */
@@ -173,8 +175,35 @@ export function safeHref(raw: string): string | null {
   const normalized = href.replace(/\\/g, '/')
   if (normalized.startsWith('//')) return `https:${normalized}`
   const scheme = /^([^/?#]*?):/.exec(normalized)
-  if (!scheme) return /&/.test(normalized.split(/[/?#]/)[0] ?? '') ? null : normalized
+  if (!scheme) return /&/.test(normalized.split(/[/?#]/)[0] ?? '') ? null : withSingleSlashes(normalized)
   return /^(https?|mailto|tel)$/i.test(scheme[1] ?? '') ? normalized : null
+}
+
+/**
+ * A relative address with repeated slashes of its path collapsed ('/en//evil.example' ->
+ * '/en/evil.example'), so that removing or replacing its first segment can never leave '//'.
+ */
+function withSingleSlashes(relative: string): string {
+  const cut = relative.search(/[?#]/)
+  const path = cut === -1 ? relative : relative.slice(0, cut)
+  return path.replace(/\/{2,}/g, '/') + (cut === -1 ? '' : relative.slice(cut))
+}
+
+/**
+ * Rewrites the internal links of sanitized HTML (`sanitizeHtml`'s output, whose every '<a href="'
+ * is one it wrote: text and attribute values have '<' and '"' escaped), e.g. to give them the
+ * page's language prefix. A rewritten address that is no longer internal is dropped with its link
+ * element kept as text, so no rewrite can lead off the site.
+ */
+export function rewriteInternalLinks(html: string, rewrite: (href: string) => string): string {
+  return html.replace(/<a href="(\/[^"]*)"/g, (_anchor, escaped: string) => {
+    const href = rewrite(unescapeAttribute(escaped)).replace(/[\t\n\r]/g, '')
+    return /^\/(?![/\\])/.test(href) ? `<a href="${escapeAttribute(href)}"` : '<a'
+  })
+}
+
+function unescapeAttribute(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
 }
 
 /** Reads the tag starting at `input[start] === '<'`; `end` is -1 when the input ends inside it. */

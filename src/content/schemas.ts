@@ -5,20 +5,43 @@
  * is forgiving, as the spec asks: a missing or mistyped text becomes '', a list becomes [], an
  * object becomes an object of empty fields, and list entries that are not objects are dropped.
  * Each text field is also read in its `ru_`, `arm_` and `en_` variants (see localize.ts).
+ *
+ * Hostile or careless content is made harmless here, once, when a payload is loaded (issue 15):
+ * every URL-valued field is parsed into a safe address or '' (addresses.ts), and every HTML field
+ * is sanitized (sanitize-html.ts). What is cached in KV and rendered is this output: views only pick.
+ * An address that was dropped is found by `findDroppedAddresses`, so the client can report it.
  */
 import { z } from 'zod'
+import { parseAddress } from './addresses'
+import { sanitizeHtml } from './sanitize-html'
 
 const text = z.string().catch('')
+/** CMS HTML (descriptions): allow-listed and balanced; sanitizing it again gives the same. */
+const html = z.string().catch('').transform((value) => sanitizeHtml(value))
+/** An image address: absolute http(s) or site-relative, else ''. */
+const imageAddress = text.transform((value) => parseAddress(value, 'image'))
+/** A link address: absolute http(s), site-relative, mailto: or tel:, else ''. */
+const linkAddress = text.transform((value) => parseAddress(value, 'link'))
 
-/** A text field with its localized variants: title, en_title, ru_title, arm_title. */
-type Localized<K extends string> = { [P in K | `${'en' | 'ru' | 'arm'}_${K}`]: typeof text }
+/** A field with its localized variants: title, en_title, ru_title, arm_title. */
+type Localized<K extends string, S> = { [P in K | `${'en' | 'ru' | 'arm'}_${K}`]: S }
 
-function localized<const K extends string>(...fields: K[]): Localized<K> {
-  const shape: Record<string, typeof text> = {}
+function variantsOf<S extends z.ZodType, const K extends string>(schema: S, fields: K[]): Localized<K, S> {
+  const shape: Record<string, S> = {}
   for (const field of fields) {
-    for (const prefix of ['', 'en_', 'ru_', 'arm_']) shape[`${prefix}${field}`] = text
+    for (const prefix of ['', 'en_', 'ru_', 'arm_']) shape[`${prefix}${field}`] = schema
   }
-  return shape as Localized<K>
+  return shape as Localized<K, S>
+}
+
+/** Plain text fields with their localized variants. */
+function localized<const K extends string>(...fields: K[]) {
+  return variantsOf(text, fields)
+}
+
+/** HTML fields with their localized variants, sanitized. */
+function localizedHtml<const K extends string>(...fields: K[]) {
+  return variantsOf(html, fields)
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -41,16 +64,22 @@ function listOf<S extends z.ZodRawShape>(shape: S) {
 
 const id = z.union([z.string(), z.number()]).catch('')
 
-const bannerItem = { img: text, ...localized('title', 'description', 'btnName'), btnLink: text }
+const bannerItem = {
+  img: imageAddress,
+  ...localized('title', 'btnName'),
+  ...localizedHtml('description'),
+  btnLink: linkAddress,
+}
 const enterpriseItem = {
   id,
-  img: text,
-  icon: text,
-  iconLink: text,
-  ...localized('title', 'description', 'btnName'),
-  btnLink: text,
+  img: imageAddress,
+  icon: imageAddress,
+  iconLink: linkAddress,
+  ...localized('title', 'btnName'),
+  ...localizedHtml('description'),
+  btnLink: linkAddress,
 }
-const imageBanner = { img: text, ...localized('titleBanner', 'description') }
+const imageBanner = { img: imageAddress, ...localized('titleBanner'), ...localizedHtml('description') }
 
 export const HomePageSchema = objectOf({
   banner: listOf(bannerItem),
@@ -58,23 +87,24 @@ export const HomePageSchema = objectOf({
   arm_banner: listOf(bannerItem),
   aboutHome: objectOf(bannerItem),
   ...localized('servicesTitle', 'servicesSubTitle'),
-  servicesHome: listOf({ img: text, ...localized('title', 'description') }),
+  servicesHome: listOf({ img: imageAddress, ...localized('title'), ...localizedHtml('description') }),
   ...localized('enterprisesTitle', 'enterprisesSubTitle', 'enterprisesBtnName'),
-  enterprisesBtnLink: text,
+  enterprisesBtnLink: linkAddress,
   enterprisesHome: listOf(enterpriseItem),
   ...localized('foundersTitle', 'foundersBtnName'),
-  foundersBtnLink: text,
-  foundersHome: listOf({ id, img: text, ...localized('title') }),
+  foundersBtnLink: linkAddress,
+  foundersHome: listOf({ id, img: imageAddress, ...localized('title') }),
 })
 
 export const AboutPageSchema = objectOf({
-  ...localized('title', 'description', 'titleMission', 'subTitleMission', 'descriptionMission'),
-  titleDescSection: objectOf({ img: text, ...localized('description') }),
+  ...localized('title', 'titleMission', 'subTitleMission'),
+  ...localizedHtml('description', 'descriptionMission'),
+  titleDescSection: objectOf({ img: imageAddress, ...localizedHtml('description') }),
   firstBanner: objectOf(imageBanner),
-  secondBanner: objectOf({ img: text }),
-  missions: listOf({ id, img: text, ...localized('title', 'description') }),
-  thirdImage: objectOf({ img: text, ...localized('description') }),
-  thirdBanner: listOf({ id, img: text, imgLink: text, ...localized('title') }),
+  secondBanner: objectOf({ img: imageAddress }),
+  missions: listOf({ id, img: imageAddress, ...localized('title'), ...localizedHtml('description') }),
+  thirdImage: objectOf({ img: imageAddress, ...localizedHtml('description') }),
+  thirdBanner: listOf({ id, img: imageAddress, imgLink: linkAddress, ...localized('title') }),
 })
 
 export const EnterprisesPageSchema = objectOf({
@@ -85,18 +115,18 @@ export const EnterprisesPageSchema = objectOf({
 export const ContactDataSchema = objectOf({
   phoneNumber: text,
   contactEmail: text,
-  ...localized('phoneTitle', 'emailTitle', 'address', 'locationTitle', 'description'),
-  facebook: text,
-  instagram: text,
-  linkedin: text,
-  twitter: text,
-  youtube: text,
-  pinterest: text,
-  tiktok: text,
-  firstBanner: text,
-  secondBanner: text,
+  ...localized('phoneTitle', 'emailTitle', 'address', 'locationTitle'),
+  ...localizedHtml('description', 'bannerDesc'),
+  facebook: linkAddress,
+  instagram: linkAddress,
+  linkedin: linkAddress,
+  twitter: linkAddress,
+  youtube: linkAddress,
+  pinterest: linkAddress,
+  tiktok: linkAddress,
+  firstBanner: imageAddress,
+  secondBanner: imageAddress,
   ...localized(
-    'bannerDesc',
     'titleContact',
     'contactFormTitle',
     'nameLabel',
@@ -112,7 +142,37 @@ export const ContactDataSchema = objectOf({
 
 export const NavbarSchema = objectOf({ ...localized('home', 'about', 'enterprises', 'contactUs') })
 
-export const PageMetaSchema = objectOf({ ...localized('title', 'description', 'keywords'), image: text })
+export const PageMetaSchema = objectOf({ ...localized('title', 'description', 'keywords'), image: imageAddress })
+
+/** Every URL-valued field name, in any payload (payload-fields.md). */
+export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
+  'img', 'icon', 'iconLink', 'btnLink', 'imgLink', 'image', 'firstBanner', 'secondBanner',
+  'enterprisesBtnLink', 'foundersBtnLink',
+  'facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok',
+])
+
+/**
+ * The paths (`enterprisesHome[2].btnLink`) of the URL fields that held a value in `raw` but were
+ * dropped by the parse into `parsed`. Walks both as the schemas do: non-object list entries of
+ * `raw` are skipped, so list indices match the parsed lists.
+ */
+export function findDroppedAddresses(raw: unknown, parsed: unknown, path = ''): string[] {
+  if (Array.isArray(parsed)) {
+    const entries = Array.isArray(raw) ? raw.filter(isRecord) : []
+    return parsed.flatMap((item, index) => findDroppedAddresses(entries[index], item, `${path}[${index}]`))
+  }
+  if (!isRecord(parsed)) return []
+  const source = isRecord(raw) ? raw : {}
+  return Object.entries(parsed).flatMap(([key, value]) => {
+    const at = path ? `${path}.${key}` : key
+    if (typeof value === 'string') {
+      const given = source[key]
+      const wasFilled = typeof given === 'string' ? given.trim() !== '' : given !== undefined && given !== null
+      return ADDRESS_FIELDS.has(key) && value === '' && wasFilled ? [at] : []
+    }
+    return findDroppedAddresses(source[key], value, at)
+  })
+}
 
 /** The answer envelope: `{ payload: {...} }`; anything else is a malformed answer. */
 export const EnvelopeSchema = z.object({

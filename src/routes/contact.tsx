@@ -18,7 +18,7 @@ import { createMiddleware } from 'hono/factory'
 import { contentFor, ContentError } from '../content'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
-import { CONTACT_FIELDS, ContactSchema, contactErrors, HONEYPOT_FIELD, type Contact, type ContactValues } from '../shared/contact-schema'
+import { CONTACT_FIELDS, ContactSchema, contactErrors, isHoneypotFilled, type Contact, type ContactValues } from '../shared/contact-schema'
 import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
 import { renderContactPage, SENT_PARAM } from './pages'
@@ -55,11 +55,11 @@ function guards(mediaType: string, refuse: Refuse, onTrap: (c: Context<AppEnv>) 
     }),
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c as Context<AppEnv>, 413) }),
     createMiddleware<AppEnv>(async (c, next) => {
-      // Read once here; the validator reads Hono's cached copy.
-      const body: unknown = await (mediaType === 'application/json' ? c.req.json() : c.req.parseBody()).catch(() => undefined)
+      // Read once here; the validator reads Hono's cached copy. `all`: a field sent twice is a list,
+      // so `website=spam&website=` is not read as its last, empty value.
+      const body: unknown = await (mediaType === 'application/json' ? c.req.json() : c.req.parseBody({ all: true })).catch(() => undefined)
       if (body === undefined) return refuse(c, 400)
-      const trap = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[HONEYPOT_FIELD] : undefined
-      return typeof trap === 'string' && trap !== '' ? onTrap(c) : next()
+      return isHoneypotFilled(body) ? onTrap(c) : next()
     }),
   )
 }

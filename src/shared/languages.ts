@@ -29,9 +29,13 @@ export function splitLanguagePrefix(pathname: string): { lng: Lng; path: string 
   return { lng: match[1] as Lng, path: rest || '/' }
 }
 
-/** The address of `path` (a page key such as '/about') in `lng`: '/about', '/en/about', '/ru'. */
+/**
+ * The address of `path` (a page key such as '/about') in `lng`: '/about', '/en/about', '/ru'.
+ * Always site-relative: tabs and newlines (which browsers drop) and leading slashes and
+ * backslashes collapse to one '/', so '//evil.example' and '/\\evil.example' become '/evil.example'.
+ */
 export function localizePath(path: string, lng: Lng): string {
-  const clean = path.startsWith('/') ? path : `/${path}`
+  const clean = `/${path.replace(/[\t\n\r]/g, '').replace(/^[/\\]+/, '')}`
   if (lng === DEFAULT_LNG) return clean
   return clean === '/' ? `/${lng}` : `/${lng}${clean}`
 }

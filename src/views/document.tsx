@@ -3,6 +3,7 @@
  * "Document head", and section 9), hreflang alternates, the navbar, main and the footer.
  */
 import type { ReactNode } from 'react'
+import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
@@ -16,6 +17,16 @@ import type { Shell } from './shell'
 export const ROBOTS = 'index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1'
 const OG_LOCALE = { hy: 'hy_AM', en: 'en_US', ru: 'ru_RU' } as const
 
+/**
+ * The absolute address of the social card image: `image` is a parsed address (an absolute http(s)
+ * URL or a site-relative path, src/content/addresses.ts) or ''; anything else gives no image.
+ */
+function socialImage(image: string, origin: string): string {
+  const address = parseAddress(image, 'image')
+  if (!address) return ''
+  return isExternalAddress(address) ? address : `${origin}${address}`
+}
+
 export function Document({ shell, children }: { shell: Shell; children: ReactNode }) {
   const { lng, pageKey, origin, meta } = shell
   const t = getT(lng)
@@ -24,7 +35,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
   const description = (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
   const keywords = meta ? pickLocalized(meta, 'keywords', lng) : ''
   const canonical = `${origin}${localizePath(pageKey, lng)}`
-  const image = meta?.image ? new URL(meta.image, origin).href : ''
+  const image = socialImage(meta?.image ?? '', origin)
 
   return (
     <html lang={lng}>

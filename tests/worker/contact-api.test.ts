@@ -73,6 +73,35 @@ describe('POST /api/contact against the reference service', () => {
     expect(await response.json()).toEqual({ ok: true })
     expect(service.received).toHaveLength(0)
   })
+
+  it.each([1, 0, true, false, null, [], [''], {}, { url: 'x' }, ' '])('treats a honeypot of %j as filled, whatever its type', async (website) => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { ...VALID, website })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+    expect(service.received).toHaveLength(0)
+  })
+
+  it('forwards valid text only: lone surrogates replaced, CRLF as LF', async () => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { ...VALID, comments: 'Price\r\nplease \udfff' })
+    expect(response.status).toBe(200)
+    expect(service.received[0]?.body).toEqual({ ...VALID, comments: 'Price\nplease \ufffd' })
+  })
+
+  it.each([
+    ['a control character in the comments', { comments: 'Hello\u0007 there' }, 'comments', 'contact.invalidMessage'],
+    ['a control character in the name', { name: 'Anna\u0000' }, 'name', 'contact.invalidName'],
+    ['a comment of only bidi and zero-width characters', { comments: '\u202e\u200b\u2066\u200d' }, 'comments', 'contact.requiredMessage'],
+    ['one visible character among invisible ones', { comments: 'a\u200b\u202e' }, 'comments', 'contact.messageTooShort'],
+    ['a 65-character local part', { email: `${'a'.repeat(65)}@example.com` }, 'email', 'contact.invalidEmail'],
+  ])('refuses %s (422) and forwards nothing', async (_, fields, field, message) => {
+    const service = referenceService()
+    const response = await postJson(service.bindings, { ...VALID, ...fields })
+    expect(response.status).toBe(422)
+    expect(((await response.json()) as { errors: Record<string, string> }).errors[field]).toBe(message)
+    expect(service.received).toHaveLength(0)
+  })
 })
 
 describe('POST /api/contact against a misbehaving backend', () => {

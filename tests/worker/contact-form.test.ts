@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { fakeBackend, json, samplePayloads } from './support/fake-backend'
-import { postForm, referenceService, VALID } from './support/contact'
+import { newClient, postForm, referenceService, VALID } from './support/contact'
 import { fetchPage } from './support/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -137,6 +137,28 @@ describe('POST to the contact page (no JavaScript)', () => {
     expect(response.status).toBe(303)
     expect(response.headers.get('Location')).toBe('/contact-us?sent=1')
     expect(service.received).toHaveLength(0)
+  })
+
+  it.each(['website=spam&website=', 'website=&website=spam', 'website=&website=', 'website=%20'])(
+    'treats a honeypot sent as %s as filled, whatever its count',
+    async (honeypot) => {
+      const service = referenceService()
+      const response = await fetchPage('/en/contact-us', service.bindings, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://localhost', 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': newClient() },
+        body: `${new URLSearchParams(VALID)}&${honeypot}`,
+        redirect: 'manual',
+      })
+      expect(response.status).toBe(303)
+      expect(service.received).toHaveLength(0)
+    },
+  )
+
+  it('forwards a textarea’s CRLF line breaks as LF', async () => {
+    const service = referenceService()
+    const response = await postForm('/contact-us', service.bindings, { ...VALID, comments: 'Line one\r\nLine two' })
+    expect(response.status).toBe(303)
+    expect(service.received[0]?.body).toEqual({ ...VALID, comments: 'Line one\nLine two' })
   })
 
   it('leaves GET /contact-us to the page', async () => {

@@ -1,7 +1,7 @@
 /** The contact form's shared schema (src/shared/contact-schema.ts): every rule of spec section 5. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ContactSchema, validateContact, type ContactErrors } from '../../src/shared/contact-schema'
+import { ContactSchema, validateContact, visibleLength, type ContactErrors } from '../../src/shared/contact-schema'
 
 const valid = { name: 'Anna', email: 'anna@example.com', comments: 'Hello there' }
 
@@ -188,6 +188,134 @@ describe('contact schema: the whole form', () => {
       fc.property(name, email, comments, (n, e, c) => {
         const result = validateContact({ name: n, email: e, comments: c })
         expect(result).toEqual({ ok: true, contact: { name: n, email: e, comments: c.trim() } })
+      }),
+    )
+  })
+})
+
+describe('contact schema: hostile text (issue 15)', () => {
+  it.each([
+    ['a decomposed accent', 'Zoe\u0308 Ann'],
+    ['Devanagari with its marks', 'अनुष्का'],
+    ['Thai with its marks', 'สมชาย'],
+    ['Georgian', 'ნინო'],
+    ['20 letters, each with a combining mark (40 code units)', 'a\u0301'.repeat(20)],
+  ])('accepts a name of %s, counting what a visitor sees', (_, name) => {
+    expect(validateContact({ ...valid, name })).toEqual({ ok: true, contact: { ...valid, name } })
+  })
+
+  it('counts a name in grapheme clusters: 21 accented letters are too long, 1 is too short', () => {
+    expect(errorsFor({ ...valid, name: 'a\u0301'.repeat(21) }).name).toBe('contact.nameTooLong')
+    expect(errorsFor({ ...valid, name: 'e\u0301' }).name).toBe('contact.nameTooShort')
+  })
+
+  it.each([
+    ['a mark without a letter', '\u0301Anna'],
+    ['a zero-width joiner', 'An\u200dna'],
+    ['a right-to-left override', 'An\u202ena'],
+    ['a control character', 'An\u0007na'],
+    ['a lone surrogate', 'Ann\udfffa'],
+    ['an emoji', 'Anna 🙂'],
+  ])('refuses a name with %s', (_, name) => {
+    expect(errorsFor({ ...valid, name }).name).toBe('contact.invalidName')
+  })
+
+  it.each([
+    ['a lone low surrogate', 'Hi \udfff there', 'Hi \ufffd there'],
+    ['a lone high surrogate', 'Hi \ud800', 'Hi \ufffd'],
+    ['CRLF line breaks', 'One\r\nTwo\rThree', 'One\nTwo\nThree'],
+    ['a tab', 'One\tTwo', 'One\tTwo'],
+    ['zero-width characters at the ends', '\u200b\ufeffHello\u200b', 'Hello'],
+  ])('forwards comments with %s as valid text', (_, comments, forwarded) => {
+    expect(validateContact({ ...valid, comments })).toEqual({ ok: true, contact: { ...valid, comments: forwarded } })
+  })
+
+  it.each(['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\u009b'])('refuses a control character %j in the comments', (control) => {
+    expect(errorsFor({ ...valid, comments: `Hello ${control} there` }).comments).toBe('contact.invalidMessage')
+  })
+
+  it.each(['\u202e\u202d', '\u200b\u200b\u200b', '\u2066\u2069', '\ufeff \u200e'])('reads a comment of only invisible characters %j as empty', (comments) => {
+    expect(errorsFor({ ...valid, comments }).comments).toBe('contact.requiredMessage')
+  })
+
+  it('does not count bidi or zero-width characters towards the 2-character minimum', () => {
+    expect(errorsFor({ ...valid, comments: 'a\u202e\u200bb'.slice(0, 3) }).comments).toBe('contact.messageTooShort')
+    expect(errorsFor({ ...valid, comments: 'o\u200bk' })).toEqual({})
+  })
+
+  it.each([
+    ['a 64-character local part', `${'a'.repeat(64)}@example.com`, true],
+    ['a 65-character local part', `${'a'.repeat(65)}@example.com`, false],
+    ['a 63-character label', `anna@${'b'.repeat(63)}.example.com`, true],
+    ['a 64-character label', `anna@${'b'.repeat(64)}.example.com`, false],
+    ['254 characters in all', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.am`, true],
+    ['255 characters in all', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}.am`, false],
+  ])('keeps e-mail addresses to the standard: %s', (_, email, ok) => {
+    expect(email.length).toBeLessThanOrEqual(255)
+    if (_.endsWith('in all')) expect(email.length).toBe(ok ? 254 : 255)
+    expect(validateContact({ ...valid, email }).ok).toBe(ok)
+  })
+})
+
+/** Spec section 5 as issue 15 writes it, checked on what the backend would receive. */
+function expectForwardable({ name, email, comments }: { name: string; email: string; comments: string }) {
+  const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+  const CONTROL_EXCEPT_NL_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+  const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+  const graphemes = (text: string) => [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text.replace(INVISIBLE, ''))].length
+  for (const text of [name, email, comments]) {
+    expect(LONE_SURROGATE.test(text), JSON.stringify(text)).toBe(false)
+    expect(text).toBe(text.trim())
+    expect(text.replace(INVISIBLE, '')).not.toBe('')
+  }
+  expect(CONTROL_EXCEPT_NL_TAB.test(name) || CONTROL_EXCEPT_NL_TAB.test(comments)).toBe(false)
+  expect(comments).not.toContain('\r')
+  expect(name).toMatch(/^[\p{L}\p{M} '’ʼ՚-]+$/u)
+  expect(name).toMatch(/\p{L}/u)
+  expect(graphemes(name)).toBeGreaterThanOrEqual(2)
+  expect(graphemes(name)).toBeLessThanOrEqual(20)
+  expect(graphemes(comments)).toBeGreaterThanOrEqual(2)
+  expect(comments.length).toBeLessThanOrEqual(500)
+  const at = email.lastIndexOf('@')
+  expect(at).toBeGreaterThan(0)
+  expect(at).toBeLessThanOrEqual(64)
+  expect(email.length).toBeLessThanOrEqual(254)
+  for (const label of email.slice(at + 1).split('.')) expect(label.length).toBeLessThanOrEqual(63)
+}
+
+describe('contact schema: what it accepts is forwardable (property)', () => {
+  const tricky = fc.constantFrom(
+    'a', 'Ж', 'Ա', 'é', 'e\u0301', '\u0301', ' ', '-', "'", '@', '.', 'x@y.am', '\n', '\r\n', '\r', '\t', '\u0000', '\u0007',
+    '\u007f', '\u0085', '\ud800', '\udfff', '\ud83d\ude42', '\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u061c', 'ab',
+  )
+  const text = fc.oneof(
+    fc.array(tricky, { maxLength: 30 }).map((parts) => parts.join('')),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+  )
+  const email = fc.oneof(
+    fc.emailAddress(),
+    fc.tuple(fc.emailAddress(), fc.array(tricky, { maxLength: 4 })).map(([address, extra]) => `${extra.join('')}${address}${extra.join('')}`),
+    text,
+  )
+
+  it('for any input the validator accepts, the message follows every rule of spec section 5', () => {
+    fc.assert(
+      fc.property(text, email, text, (name, address, comments) => {
+        const result = validateContact({ name, email: address, comments })
+        if (result.ok) expectForwardable(result.contact)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  it('accepts names of letters and marks of any script, counted in graphemes', () => {
+    const letter = fc.constantFrom('a', 'Ж', 'Ա', 'ნ', 'अ', 'ส', 'e\u0301', 'a\u0308', 'ö', 'ß', 'Ω')
+    fc.assert(
+      fc.property(fc.array(letter, { minLength: 2, maxLength: 20 }), (letters) => {
+        const name = letters.join('')
+        expect(visibleLength(name)).toBe(letters.length)
+        expect(validateContact({ ...valid, name })).toEqual({ ok: true, contact: { ...valid, name } })
       }),
     )
   })

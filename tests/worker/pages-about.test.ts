@@ -85,7 +85,7 @@ describe('about page view', () => {
   it('links partner logos out: external in a new tab, internal with the language prefix, names without a logo', async () => {
     const links = await select(render('ru'), '.partner__link')
     expect(links).toHaveLength(2)
-    expect(links[0]?.attrs).toMatchObject({ href: 'https://partner-one.example', target: '_blank', rel: 'noopener noreferrer', 'aria-label': 'Partner One' })
+    expect(links[0]?.attrs).toMatchObject({ href: 'https://partner-one.example/', target: '_blank', rel: 'noopener noreferrer', 'aria-label': 'Partner One' })
     expect(links[1]?.attrs.href).toBe('/ru/contact-us')
     expect(links[1]?.text).toBe('Partner Two')
     expect((await selectOne(render('ru'), '.partner__logo'))?.attrs.alt).toBe('Partner One')

@@ -65,7 +65,7 @@ describe('enterprises page view', () => {
   it('links the optional icon when it has a link, and shows it plain otherwise', async () => {
     const icons = await select(render('en'), '.feature-row__icon')
     expect(icons).toHaveLength(2)
-    expect(icons[0]?.attrs).toMatchObject({ href: 'https://one.example', target: '_blank', rel: 'noopener noreferrer', 'aria-label': 'Arabkir Residence' })
+    expect(icons[0]?.attrs).toMatchObject({ href: 'https://one.example/', target: '_blank', rel: 'noopener noreferrer', 'aria-label': 'Arabkir Residence' })
     expect(icons[1]?.attrs.href).toBeUndefined()
   })
 
@@ -73,7 +73,7 @@ describe('enterprises page view', () => {
     const buttons = await select(render('ru'), '.feature-row .button')
     // Each label is followed by its item's title for screen readers and crawlers, not shown.
     expect(buttons.map((button) => [button.text, button.attrs.href, button.attrs.target])).toEqual([
-      ['Visit: Arabkir Residence', 'https://one.example', '_blank'],
+      ['Visit: Arabkir Residence', 'https://one.example/', '_blank'],
       ['Details: Cascade Offices', '/ru/enterprise-detail?id=2', undefined],
       ['More: Nork Park', '/ru/enterprise-detail', undefined],
     ])

@@ -203,7 +203,7 @@ describe('home page view', () => {
     expect((await select(html, '.founder__name')).map((name) => name.text)).toEqual(['Անի Պետրոսյան', 'Levon Sargsyan'])
     expect((await selectOne(html, 'img.founder__photo'))?.attrs.alt).toBe('Անի Պետրոսյան')
     expect((await selectOne(html, '.founder__photo--initials'))?.text).toBe('LS')
-    expect((await selectOne(html, '.home-founders .button'))?.attrs).toMatchObject({ href: 'https://team.example.am', target: '_blank' })
+    expect((await selectOne(html, '.home-founders .button'))?.attrs).toMatchObject({ href: 'https://team.example.am/', target: '_blank' })
   })
 
   it('hides the founders block when there are no founders', () => {

@@ -10,7 +10,7 @@ import { renderView } from './support/views'
 describe('resolveLink', () => {
   it.each([
     ['https://example.am/x', 'ru', { href: 'https://example.am/x', external: true }],
-    ['HTTP://example.am', 'en', { href: 'HTTP://example.am', external: true }],
+    ['HTTP://example.am', 'en', { href: 'http://example.am/', external: true }],
     ['/about', 'hy', { href: '/about', external: false }],
     ['/about', 'en', { href: '/en/about', external: false }],
     ['/about?tab=1#team', 'ru', { href: '/ru/about?tab=1#team', external: false }],
@@ -20,7 +20,15 @@ describe('resolveLink', () => {
     ['enterprises', 'en', { href: '/en/enterprises', external: false }],
     ['mailto:info@example.am', 'ru', { href: 'mailto:info@example.am', external: false }],
     ['tel:+37410000000', 'en', { href: 'tel:+37410000000', external: false }],
-    ['#services', 'ru', { href: '#services', external: false }],
+    // Parsed as a site-relative address: the home page's section.
+    ['#services', 'ru', { href: '/ru#services', external: false }],
+    // An internal link stays internal after the language rewrite (issue 15).
+    ['/en//evil.example', 'hy', { href: '/evil.example', external: false }],
+    ['/en/\\evil.example', 'hy', { href: '/evil.example', external: false }],
+    ['/en/\t/evil.example', 'hy', { href: '/evil.example', external: false }],
+    ['/ru//evil.example/x?a=1', 'en', { href: '/en/evil.example/x?a=1', external: false }],
+    ['//evil.example', 'hy', { href: 'https://evil.example/', external: true }],
+    ['/\\evil.example', 'hy', { href: 'https://evil.example/', external: true }],
   ] as const)('%s in %s', (href, lng, expected) => {
     expect(resolveLink(href, lng)).toEqual(expected)
   })
@@ -33,7 +41,7 @@ describe('resolveLink', () => {
 describe('SmartLink', () => {
   it('renders an external link with target and rel', () => {
     expect(renderView(SmartLink, { href: 'https://example.am', lng: 'ru', children: 'Go' })).toBe(
-      '<a href="https://example.am" target="_blank" rel="noopener noreferrer">Go</a>',
+      '<a href="https://example.am/" target="_blank" rel="noopener noreferrer">Go</a>',
     )
   })
 
@@ -51,7 +59,7 @@ describe('SmartLink', () => {
   })
 
   it('gives linkProps the same answer as the component', () => {
-    expect(linkProps('https://x.example', 'hy')).toEqual({ href: 'https://x.example', target: '_blank', rel: 'noopener noreferrer' })
+    expect(linkProps('https://x.example', 'hy')).toEqual({ href: 'https://x.example/', target: '_blank', rel: 'noopener noreferrer' })
     expect(linkProps('/about', 'hy')).toEqual({ href: '/about' })
     expect(linkProps('javascript:x', 'hy')).toBeNull()
   })

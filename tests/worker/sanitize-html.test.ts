@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { safeHref, sanitizeHtml } from '../../src/content/sanitize-html'
+import { localizeHtml } from '../../src/views/components/rich-text'
 
 const ALLOWED_TAG = /^<\/?(p|br|strong|b|em|i|u|s|small|mark|sub|sup|span|ul|ol|li|blockquote)>$/
 const LINK_TAG = /^<a href="[^"<>]*"( target="_blank" rel="noopener noreferrer")?( title="[^"<>]*")?>$/
@@ -148,6 +149,62 @@ describe('sanitizeHtml removes', () => {
         expect(sanitizeHtml(once)).toBe(once)
       }),
       { numRuns: 500 },
+    )
+  })
+})
+
+describe('sanitized HTML, once at load and again at render', () => {
+  const pieces = fc.constantFrom(
+    '<', '>', '/', '//', '\\', '"', "'", '=', ' ', '\t', '\n', '&', '&amp;', '&lt;', '#', ';', '<!--', '-->', '</',
+    'p', 'li', 'ul', 'a', 'br', 'em', 'div', 'script', 'href', 'title', '?', 'x=1', '/en', '/ru', '/about',
+    'evil.example', 'https:', 'mailto:', 'javascript:', '&#x61;', '&colon;', 'text', 'Երևան',
+  )
+
+  it('is the same after sanitizing it again', () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 60 }), (parts) => {
+        const once = sanitizeHtml(parts.join(''))
+        expect(sanitizeHtml(once)).toBe(once)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it.each([
+    '/en//evil.example',
+    '/en/\\evil.example',
+    '/en/\t/evil.example',
+    '/en/&#x09;/evil.example',
+    '/ru/\n//evil.example/x?y=1',
+    '/en/\\\\evil.example',
+  ])('keeps the internal link %j internal in every language', (href) => {
+    const loaded = sanitizeHtml(`<a href="${href}">go</a>`)
+    for (const lng of ['hy', 'en', 'ru'] as const) {
+      const html = localizeHtml(loaded, lng)
+      const address = /href="([^"]*)"/.exec(html)?.[1] ?? ''
+      expect(address, `${lng}: ${html}`).toMatch(/^\/(?![/\\])/)
+      expect(new URL(address, 'https://site.example').origin).toBe('https://site.example')
+      expect(html).not.toContain('target=')
+    }
+  })
+
+  it('gives internal links the language prefix and leaves external ones alone', () => {
+    const loaded = sanitizeHtml('<a href="/about?a=1&amp;b=2">A</a> <a href="https://x.example/">X</a>')
+    expect(localizeHtml(loaded, 'ru')).toBe(
+      '<a href="/ru/about?a=1&amp;b=2">A</a> <a href="https://x.example/" target="_blank" rel="noopener noreferrer">X</a>',
+    )
+    expect(localizeHtml(localizeHtml(loaded, 'ru'), 'hy')).toBe(sanitizeHtml(loaded))
+  })
+
+  it('writes an "<a href=" only for links, so the render-time rewrite touches nothing else', () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 60 }), (parts) => {
+        const loaded = sanitizeHtml(parts.join(''))
+        const anchors = loaded.match(/<a href="/g)?.length ?? 0
+        expect(localizeHtml(loaded, 'en').match(/<a href="/g)?.length ?? 0).toBe(anchors)
+        expectSafe(localizeHtml(loaded, 'en'))
+      }),
+      { numRuns: 1000 },
     )
   })
 })

@@ -174,7 +174,7 @@ describe('payload cache through the site', () => {
   it('serves a stale copy and refreshes it in the background', async () => {
     backend = fakeBackend()
     await fetchPage('/en/about', backend.env(noPageCache))
-    const key = `payload:v1:${backend.origin}:erebuni:get-about-page`
+    const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
     await env.CONTENT_CACHE.put(
       key,
       JSON.stringify({ storedAt: Date.now() - 3_600_000, payload: { firstBanner: { titleBanner: 'Old title' } } }),

@@ -1,6 +1,11 @@
 /**
  * Reads the page language from the path prefix (and only from it) into `c.var.lng`, and the path
  * without the prefix into `c.var.pageKey`. Also sends the canonical redirects, in one hop:
+ * - percent-encoded unreserved characters are decoded (RFC 3986 section 6.2.2.2): /%61bout ->
+ *   /about, so that a spelling of a page's address is never a page of its own. Hono's router decodes
+ *   the path before matching, so without this /%61bout would render /about under a page key (and
+ *   page-cache key, and backend `page` value) of its own, at will; any other spelling matches no
+ *   route and is a 404;
  * - repeated slashes become one: /en//about -> /en/about (so that no redirect can start with `//`,
  *   which a browser reads as another host: /hy//evil.example must not lead there);
  * - a trailing slash is dropped: /en/about/ -> /en/about;
@@ -37,8 +42,20 @@ export function language() {
   })
 }
 
-/** The path with single slashes, no trailing slash and no /hy prefix; always starts with one '/'. */
-function canonicalPath(pathname: string): string {
-  const path = pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
+/**
+ * The path with unreserved characters decoded, single slashes, no trailing slash and no /hy
+ * prefix; always starts with one '/'. Dot segments, encoded or not, are already resolved by the
+ * URL parser before a request reaches the worker.
+ */
+export function canonicalPath(pathname: string): string {
+  const path = decodeUnreserved(pathname).replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
   return path === '/hy' || path.startsWith('/hy/') ? path.slice(3) || '/' : path
+}
+
+/** Decodes %XX escapes of unreserved characters (letters, digits, '-', '.', '_', '~'), in any case. */
+function decodeUnreserved(pathname: string): string {
+  return pathname.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16))
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : escape
+  })
 }

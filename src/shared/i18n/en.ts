@@ -31,6 +31,7 @@ export const en = {
     messageTooShort: 'Message must be at least 2 characters',
     messageTooLong: 'Message must be no more than 500 characters',
     messageTooLongShort: 'Message is too long',
+    invalidMessage: 'Message contains invalid characters',
     fillAllFields: 'Please fill out all fields',
     success: 'Your message has been sent successfully!',
     error: 'Something went wrong. Please try again later.',

@@ -8,11 +8,11 @@
  */
 import type { Pick } from '../../content/localize'
 import type { EnterpriseItem } from '../../content/schemas'
-import { sanitizeHtml } from '../../content/sanitize-html'
-import { switchLanguagePath, type Lng } from '../../shared/languages'
+import type { Lng } from '../../shared/languages'
 import { LinkContext } from './button-link'
 import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
 import { FALLBACK, imageSrc } from './image'
+import { localizeHtml } from './rich-text'
 import { resolveLink } from './smart-link'
 import type { CarouselProps } from '../../../client/islands/carousel'
 import { Island } from '../island'
@@ -36,7 +36,7 @@ export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMor
     return {
       id: String(item.id || index),
       title: pick(item, 'title'),
-      html: sanitizeHtml(pick(item, 'description'), { internalHref: (href) => switchLanguagePath(href, lng) }),
+      html: localizeHtml(pick(item, 'description'), lng),
       image: imageSrc(item.img, FALLBACK.enterprise),
       href: link.href,
       external: link.external,

@@ -1,10 +1,12 @@
 /**
  * The one link helper (spec section 5, "Links"): http(s) addresses open in a new tab with no
- * opener; anything else is an internal route and keeps the visitor's language prefix. Unsafe
- * addresses (javascript:, data:, ...) render as plain text.
+ * opener; anything else is an internal route and keeps the visitor's language prefix. Payload
+ * links arrive parsed (src/content/addresses.ts); the same parse is applied here to the views' own
+ * fallbacks, so unsafe addresses (javascript:, data:, '//host', ...) render as plain text, and an
+ * internal link stays internal after the language rewrite.
  */
 import type { ReactNode } from 'react'
-import { safeHref } from '../../content/sanitize-html'
+import { isExternalAddress, parseAddress } from '../../content/addresses'
 import { switchLanguagePath, type Lng } from '../../shared/languages'
 
 export type ResolvedLink = {
@@ -15,11 +17,11 @@ export type ResolvedLink = {
 
 /** Where `href` leads in `lng`, or null when it is empty or unsafe. */
 export function resolveLink(href: string, lng: Lng): ResolvedLink | null {
-  const safe = safeHref(href)
+  const safe = parseAddress(href, 'link')
   if (!safe) return null
-  if (/^https?:/i.test(safe)) return { href: safe, external: true }
-  if (/^(mailto|tel):/i.test(safe) || /^[?#]/.test(safe)) return { href: safe, external: false }
-  return { href: switchLanguagePath(safe.startsWith('/') ? safe : `/${safe}`, lng), external: false }
+  if (isExternalAddress(safe)) return { href: safe, external: true }
+  if (!safe.startsWith('/')) return { href: safe, external: false }
+  return { href: switchLanguagePath(safe, lng), external: false }
 }
 
 /** The attributes of an anchor for `href`, or null when it is no link. */
