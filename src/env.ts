@@ -2,6 +2,7 @@
  * The site worker's bindings and per-request variables, in one place.
  * Bindings mirror wrangler.toml; see the README's configuration table.
  */
+import type { PayloadRead } from './content'
 import type { Lng } from './shared/languages'
 
 export type Bindings = {
@@ -37,6 +38,10 @@ export type Bindings = {
   CACHE_BYPASS_TOKEN?: string
   /** The deployed version's id: the page cache starts empty on every deploy. */
   CF_VERSION_METADATA?: WorkerVersionMetadata
+  /** Secret: the publish hook's shared HMAC-SHA256 key (`wrangler secret put PUBLISH_SECRET`); unset: the hook answers 503. */
+  PUBLISH_SECRET?: string
+  /** Per-client limit on publish hook calls (wrangler.toml `[[ratelimits]]`, namespace 1002). */
+  PUBLISH_RATE_LIMITER: RateLimit
 }
 
 export type AppEnv = {
@@ -46,6 +51,8 @@ export type AppEnv = {
     lng: Lng
     /** The request path without its language prefix: the page key for meta data. */
     pageKey: string
+    /** The payloads the page was rendered from, by Cache-Tag (src/content/index.ts). */
+    payloads?: Map<string, PayloadRead>
   }
 }
 
