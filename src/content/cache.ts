@@ -68,6 +68,11 @@ export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: numbe
   return stamp
 }
 
+/** Forgets the stamps this isolate has seen, as a new isolate starts (tests). */
+export function forgetKnownStamps() {
+  knownStamps.clear()
+}
+
 function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
   knownStamps.set(key, { stamp, seenAt })
 }
