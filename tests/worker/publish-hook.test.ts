@@ -37,7 +37,7 @@ async function publish(bindings: Bindings, body: string, options: CallOptions = 
     body,
   })
   const response = await worker.fetch(request, bindings, ctx)
-  const answer = { status: response.status, body: await response.json<Record<string, unknown>>().catch(() => ({})) }
+  const answer = { status: response.status, body: await response.json<Record<string, unknown>>().catch((): Record<string, unknown> => ({})) }
   await waitOnExecutionContext(ctx)
   return { ...answer, purged: tags() }
 }
