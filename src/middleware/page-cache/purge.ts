@@ -5,8 +5,7 @@
  * wide; `ctx.cache.purge({ tags })` drops every copy tagged with a changed payload
  * (https://developers.cloudflare.com/workers/cache/purge/). Under `wrangler dev` and in the test pool
  * `ctx.cache` is undefined: there the in-worker page cache is the only page cache, and it checks the
- * payload hashes of every stored page before serving it (page-cache.ts), so it needs no purge; the
- * local purger only says what Workers Cache would have purged.
+ * payload hashes of every stored page before serving it (page-cache.ts), so it needs no purge.
  */
 
 /** Drops every cached page that carries one of the tags. */
@@ -37,11 +36,7 @@ export function workersCachePurger(cache: CacheContext): PagePurger {
   }
 }
 
+/** Nothing to drop: the in-worker page cache validates each stored page by its payload hashes. */
 export function localPurger(): PagePurger {
-  return {
-    kind: 'local',
-    async purgeTags(tags) {
-      if (tags.length) console.log(`page cache: pages tagged ${tags.join(', ')} are re-validated by their payload hashes`)
-    },
-  }
+  return { kind: 'local', purgeTags: async () => undefined }
 }
