@@ -15,7 +15,9 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     waitUntil: (promise) => ctx.waitUntil(promise),
     purger: pagePurgerFor(ctx),
     pages: PAGE_PATHS,
-    now: () => Math.max(Date.now(), controller.scheduledTime),
+    // The run's time, for the whole run: entries written on the minute age in whole minutes, so each
+    // is refreshed exactly once per CONTENT_TTL (rounded up to a minute), however late the run starts.
+    now: () => controller.scheduledTime,
     timeoutMs: timeout > 0 ? timeout : undefined,
     onError: (error, { key }) => console.warn(`scheduled refresh: ${key}: ${String(error)}`),
   })

@@ -157,10 +157,10 @@ export function createPayloadCache(options: PayloadCacheOptions) {
       return (await loadShared(key, load)).outcome
     },
 
-    /** Whether `key` is missing or will have reached the TTL within `marginMs`. */
-    async isDue(key: string, marginMs: number): Promise<boolean> {
+    /** Whether `key` is missing or would be older than the TTL `withinMs` from now. */
+    async isDue(key: string, withinMs: number): Promise<boolean> {
       const stamp = await this.stampOf(key)
-      return !stamp || now() - stamp.storedAt >= ttlMs - marginMs
+      return !stamp || now() - stamp.storedAt + withinMs > ttlMs
     },
 
     /** The hash and time of the entry under `key`, or null when there is none. */

@@ -12,7 +12,7 @@ import type { Bindings } from '../env'
 import type { PagePurger } from '../middleware/page-cache/purge'
 import { createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
 
-/** The Cron Trigger's interval: a payload is refreshed when it would reach the TTL before the next run. */
+/** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
 export const SCHEDULE_INTERVAL_MS = 60_000
 /** KV key the scheduled refresh writes on every run; requests read it to know it is running. */
 export const HEARTBEAT_KEY = 'refresh:heartbeat'
