@@ -5,6 +5,7 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
+import type { PayloadRead } from './content'
 import type { Lng } from './shared/languages'
 
 /**
@@ -30,6 +31,8 @@ export type AppEnv = {
     lng: Lng
     /** The request path without its language prefix: the page key for meta data. */
     pageKey: string
+    /** The payloads the page was rendered from, by Cache-Tag (src/content/index.ts). */
+    payloads?: Map<string, PayloadRead>
   }
 }
 

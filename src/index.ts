@@ -1,17 +1,20 @@
 /**
- * The site worker: language routing, page rendering and error pages for /, /en and /ru.
+ * The site worker: language routing, page rendering and error pages for /, /en and /ru; the publish
+ * hook and the scheduled payload refresh.
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
-import type { AppEnv } from './env'
+import type { AppEnv, Bindings } from './env'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { contact } from './routes/contact'
 import { notFound, onError } from './routes/errors'
 import { PAGE_PATHS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
+import { publish } from './routes/publish'
 import { seo } from './routes/seo'
 import { telemetry } from './routes/telemetry'
+import { scheduled } from './scheduled'
 import { renderer } from './views/renderer'
 
 export const app = new Hono<AppEnv>()
@@ -19,11 +22,12 @@ export const app = new Hono<AppEnv>()
 app.use('*', securityHeaders())
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
-app.use('*', pageCache({ app, queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))
+app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.
 app.route('/', contact)
+app.route('/', publish)
 app.route('/', seo)
 app.route('/', telemetry)
 app.route('/en', pages)
@@ -33,4 +37,8 @@ app.route('/', pages)
 app.notFound(notFound)
 app.onError(onError)
 
-export default app
+/** Requests, and the Cron Trigger that keeps payloads fresh (docs/decisions/0004-content-freshness.md). */
+export default {
+  fetch: app.fetch,
+  scheduled,
+} satisfies ExportedHandler<Bindings>

@@ -1,14 +1,28 @@
 /**
- * The payload cache: KV entries that are fresh for `ttlSeconds`, then served stale while one
- * background refresh runs (`waitUntil`), and served stale for as long as the backend fails.
+ * The payload cache: KV entries `{ storedAt, hash, payload }`, one per backend payload, under the
+ * freshness contract of docs/decisions/0004-content-freshness.md.
  *
- * Concurrent misses for the same key in one isolate share one backend call. workerd forbids using
- * one request's I/O objects from another request, so only plain parsed data is shared, and every
+ * - One writer per key: the scheduled refresh (src/content/refresh.ts) rewrites entries before
+ *   they reach `ttlSeconds`. Request handlers only read, except to fill a key that does not exist
+ *   yet, and, where no scheduled refresh runs (`refreshesOnRequest`, as under `wrangler dev`), to
+ *   refresh an entry aged past the TTL in the background, so the next visit has the current content.
+ * - Stale-if-error: nothing is written when the backend fails, so the last good entry stays
+ *   (for RETAIN_SECONDS).
+ * - Every entry carries the hash of its payload: pages are tagged and validated by the hashes of the
+ *   payloads they were rendered from (src/middleware/page-cache/), so a refresh that changed nothing
+ *   invalidates nothing.
+ *
+ * Concurrent loads of one key in one isolate share one backend call. workerd forbids using one
+ * request's I/O objects from another request, so only plain parsed data is shared, and every
  * waiter keeps its own deadline so a stuck call in one request cannot hang the others.
  */
 import { ContentError } from './errors'
 
-export type CacheEntry<T> = { storedAt: number; payload: T }
+export type CacheEntry<T> = { storedAt: number; hash: string; payload: T }
+/** What a page needs to know of a payload it was rendered from. */
+export type PayloadStamp = { hash: string; storedAt: number }
+/** What a refresh did: stored content that differs from the entry before it, or the same again. */
+export type RefreshOutcome = 'changed' | 'unchanged'
 
 export type PayloadCacheOptions = {
   kv: KVNamespace
@@ -22,54 +36,95 @@ export type PayloadCacheOptions = {
   now?: () => number
   /** Told about every failed refresh or load, for logs and error reporting. */
   onError?: (key: string, error: unknown) => void
+  /**
+   * Whether a request may refresh an entry aged past the TTL: only when no scheduled refresh is
+   * keeping entries fresh. Default: never (the scheduled refresh is the one writer).
+   */
+  refreshesOnRequest?: () => Promise<boolean>
+  /** Told about every entry a read served, so the page can be tagged with what it was built from. */
+  onRead?: (key: string, stamp: PayloadStamp) => void
+  /** Told when a request-side load stored a payload that differs from the entry before it. */
+  onChanged?: (key: string) => void
 }
 
 /** How long an entry stays in KV at all: the window in which a stale copy can still be served. */
-const RETAIN_SECONDS = 30 * 24 * 60 * 60
+export const RETAIN_SECONDS = 30 * 24 * 60 * 60
 
 const inFlight = new Map<string, Promise<unknown>>()
+/** The stamp this isolate last read or wrote for each key, and when: pages are validated against it. */
+const knownStamps = new Map<string, { stamp: PayloadStamp; seenAt: number }>()
+
+/**
+ * The current stamp of `key`: what this isolate last read or wrote, if that was within `maxAgeMs`,
+ * else KV's. Null when KV has no entry.
+ */
+export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: number, now: () => number = Date.now): Promise<PayloadStamp | null> {
+  const known = knownStamps.get(key)
+  if (known && now() - known.seenAt < maxAgeMs && now() >= known.seenAt) return known.stamp
+  const entry = await kv.get<Partial<CacheEntry<unknown>>>(key, 'json').catch(() => null)
+  if (!entry || typeof entry.hash !== 'string' || typeof entry.storedAt !== 'number') return null
+  const stamp = { hash: entry.hash, storedAt: entry.storedAt }
+  knownStamps.set(key, { stamp, seenAt: now() })
+  return stamp
+}
+
+/** Forgets the stamps this isolate has seen, as a new isolate starts (tests). */
+export function forgetKnownStamps() {
+  knownStamps.clear()
+}
+
+function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
+  knownStamps.set(key, { stamp, seenAt })
+}
 
 export function createPayloadCache(options: PayloadCacheOptions) {
   const now = options.now ?? Date.now
   const ttlMs = options.ttlSeconds * 1000
 
-  function store<T>(key: string, payload: T): Promise<void> {
-    const entry: CacheEntry<T> = { storedAt: now(), payload }
-    return options.kv.put(key, JSON.stringify(entry), { expirationTtl: RETAIN_SECONDS })
-  }
-
-  /** Starts (or joins) the one backend call for `key`, storing its result in KV on success. */
-  function loadShared<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const running = inFlight.get(key) as Promise<T> | undefined
-    if (running) return withDeadline(running, options.deadlineMs)
-    const call = (async () => {
-      try {
-        const payload = await load()
-        options.waitUntil(store(key, payload).catch((error) => options.onError?.(key, error)))
-        return payload
-      } finally {
-        inFlight.delete(key)
-      }
-    })()
-    inFlight.set(key, call)
-    options.waitUntil(call.catch(() => undefined))
-    return call
-  }
-
   async function readEntry<T>(key: string, validate: (stored: unknown) => T): Promise<CacheEntry<T> | null> {
     try {
       const entry = await options.kv.get<CacheEntry<unknown>>(key, 'json')
-      if (!entry || typeof entry.storedAt !== 'number') return null
-      return { storedAt: entry.storedAt, payload: validate(entry.payload) }
+      if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
+      return { storedAt: entry.storedAt, hash: entry.hash, payload: validate(entry.payload) }
     } catch (error) {
       options.onError?.(key, error)
       return null
     }
   }
 
+  /** Loads `key` from the backend and writes it; resolves once KV has it. Writes nothing on failure. */
+  async function loadAndStore<T>(key: string, load: () => Promise<T>): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
+    const payload = await load()
+    const previous = await options.kv.get<CacheEntry<unknown>>(key, 'json').catch(() => null)
+    const entry: CacheEntry<T> = { storedAt: now(), hash: await hashOf(payload), payload }
+    await options.kv.put(key, JSON.stringify(entry), { expirationTtl: RETAIN_SECONDS })
+    rememberStamp(key, { hash: entry.hash, storedAt: entry.storedAt }, now())
+    const outcome: RefreshOutcome = previous?.hash === entry.hash ? 'unchanged' : 'changed'
+    return { payload, stamp: { hash: entry.hash, storedAt: entry.storedAt }, outcome }
+  }
+
+  /** Starts (or joins) this isolate's one backend call for `key`. */
+  function loadShared<T>(key: string, load: () => Promise<T>): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
+    type Loaded = Awaited<ReturnType<typeof loadAndStore<T>>>
+    const running = inFlight.get(key) as Promise<Loaded> | undefined
+    if (running) return withDeadline(running, options.deadlineMs)
+    const call = loadAndStore(key, load).finally(() => inFlight.delete(key))
+    inFlight.set(key, call)
+    options.waitUntil(call.catch(() => undefined))
+    return call
+  }
+
+  /** A request-side load: reports a changed payload, so the pages built from it can be purged. */
+  async function fill<T>(key: string, load: () => Promise<T>) {
+    const loaded = await loadShared(key, load)
+    if (loaded.outcome === 'changed') options.onChanged?.(key)
+    return loaded
+  }
+
   return {
     /**
-     * The payload for `key`: fresh from KV, stale from KV (refreshing it), or loaded now.
+     * The payload for `key`: from KV, or loaded now when KV has none. An entry aged past the TTL is
+     * served as it is, and refreshed in the background only where `refreshesOnRequest` allows.
      * `validate` re-checks a stored payload (written by an older release, say); one that fails it
      * counts as a miss.
      */
@@ -77,18 +132,52 @@ export function createPayloadCache(options: PayloadCacheOptions) {
       const entry = await readEntry<T>(key, validate)
       if (!entry) {
         try {
-          return await loadShared(key, load)
+          const loaded = await fill(key, load)
+          options.onRead?.(key, loaded.stamp)
+          return loaded.payload
         } catch (error) {
           options.onError?.(key, error)
           throw error
         }
       }
-      if (now() - entry.storedAt >= ttlMs) {
-        options.waitUntil(loadShared(key, load).catch((error) => options.onError?.(key, error)))
+      const stamp = { hash: entry.hash, storedAt: entry.storedAt }
+      rememberStamp(key, stamp, now())
+      options.onRead?.(key, stamp)
+      if (now() - entry.storedAt >= ttlMs && (await options.refreshesOnRequest?.())) {
+        options.waitUntil(fill(key, load).catch((error) => options.onError?.(key, error)))
       }
       return entry.payload
     },
+
+    /**
+     * Loads `key` from the backend now and stores it: the scheduled refresh and the publish hook.
+     * Rejects, writing nothing, when the backend fails.
+     */
+    async refresh<T>(key: string, load: () => Promise<T>): Promise<RefreshOutcome> {
+      return (await loadShared(key, load)).outcome
+    },
+
+    /** Whether `key` is missing or would be older than the TTL `withinMs` from now. */
+    async isDue(key: string, withinMs: number): Promise<boolean> {
+      const stamp = await this.stampOf(key)
+      return !stamp || now() - stamp.storedAt + withinMs > ttlMs
+    },
+
+    /** The hash and time of the entry under `key`, or null when there is none. */
+    async stampOf(key: string): Promise<PayloadStamp | null> {
+      const entry = await readEntry(key, (payload) => payload)
+      return entry && { hash: entry.hash, storedAt: entry.storedAt }
+    },
   }
+}
+
+export type PayloadCache = ReturnType<typeof createPayloadCache>
+
+/** A short SHA-256 of the payload's JSON: equal payloads, equal hashes. */
+async function hashOf(payload: unknown): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(payload)))
+  const base64 = btoa(String.fromCharCode(...new Uint8Array(digest).subarray(0, 12)))
+  return base64.replace(/\+/g, '-').replace(/\//g, '_')
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {

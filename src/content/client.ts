@@ -4,10 +4,13 @@
  *
  * With API_HOST set it calls `${API_HOST}/api/${PRODUCT}/...` over the network; with API_HOST empty
  * it calls the bundled reference service through the CONTENT service binding.
+ *
+ * Each cached payload has a tag (`payload:<endpoint>`, `payload:page-meta-data:<page>`) that pages
+ * rendered from it carry in Cache-Tag, so that a changed payload purges exactly those pages.
  */
 import type { z } from 'zod'
 import type { Bindings } from '../env'
-import { createPayloadCache } from './cache'
+import { createPayloadCache, type PayloadStamp, type RefreshOutcome } from './cache'
 import { ContentError, DroppedAddressError } from './errors'
 import {
   AboutPageSchema,
@@ -29,6 +32,30 @@ const DEFAULT_TTL_SECONDS = 300
  */
 const CACHE_VERSION = 'v2'
 
+/** The backend endpoints whose payloads pages read, each cached under its own key(s). */
+export const PAYLOAD_ENDPOINTS = [
+  'get-home-page',
+  'get-about-page',
+  'get-enterprises-page',
+  'contact-us',
+  'navbar-data',
+  'page-meta-data',
+] as const
+export type PayloadEndpoint = (typeof PAYLOAD_ENDPOINTS)[number]
+
+/** A payload the scheduled refresh and the publish hook can load again. */
+export type PayloadSource = {
+  endpoint: PayloadEndpoint
+  /** Its KV key. */
+  key: string
+  /** Its Cache-Tag. */
+  tag: string
+  /** Loads it from the backend now and stores it; rejects, writing nothing, when the backend fails. */
+  refresh: () => Promise<RefreshOutcome>
+  /** Whether it is missing or would be older than CONTENT_TTL `withinMs` from now. */
+  isDue: (withinMs: number) => Promise<boolean>
+}
+
 export type ContentClientOptions = {
   env: Bindings
   waitUntil: (promise: Promise<unknown>) => void
@@ -38,6 +65,12 @@ export type ContentClientOptions = {
   now?: () => number
   /** Told about failed backend calls and cache errors. */
   onError?: (error: unknown, context: { key: string }) => void
+  /** Whether a request may refresh payloads aged past CONTENT_TTL (no scheduled refresh running). */
+  refreshesOnRequest?: () => Promise<boolean>
+  /** Told about every payload served, with its tag: what the page is built from. */
+  onRead?: (tag: string, stamp: PayloadStamp & { key: string }) => void
+  /** Told when a request-side load stored a payload whose content changed. */
+  onChanged?: (tag: string) => void
 }
 
 export type MessageInput = { name: string; email: string; comments: string }
@@ -48,12 +81,17 @@ export function createContentClient(options: ContentClientOptions) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const cache = createPayloadCache({
     kv: env.CONTENT_CACHE,
-    ttlSeconds: parseTtl(env.CONTENT_TTL),
+    ttlSeconds: contentTtlSeconds(env),
     waitUntil: options.waitUntil,
     deadlineMs: timeoutMs,
     now: options.now,
     onError: (key, error) => options.onError?.(error, { key }),
+    refreshesOnRequest: options.refreshesOnRequest,
+    onRead: (key, stamp) => options.onRead?.(tagOfKey(key), { ...stamp, key }),
+    onChanged: (key) => options.onChanged?.(tagOfKey(key)),
   })
+  const tags = new Map<string, string>()
+  const tagOfKey = (key: string) => tags.get(key) ?? key
 
   function call(path: string, init: RequestInit = {}): Promise<Response> {
     const url = `${apiOrigin(env)}/api/${encodeURIComponent(env.PRODUCT)}/${path}`
@@ -83,22 +121,58 @@ export function createContentClient(options: ContentClientOptions) {
     return payload
   }
 
-  function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  function keyOf(path: string): string {
     const key = `payload:${CACHE_VERSION}:${apiOrigin(env)}:${env.PRODUCT}:${path}`
-    return cache.read(key, () => getPayload(path, schema), (stored) => schema.parse(stored))
+    tags.set(key, payloadTag(path))
+    return key
+  }
+
+  function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    return cache.read(keyOf(path), () => getPayload(path, schema), (stored) => schema.parse(stored))
+  }
+
+  function metaPath(page: string): string {
+    return `page-meta-data?${new URLSearchParams({ path: env.META_PATH, page })}`
+  }
+
+  const SCHEMAS: Record<Exclude<PayloadEndpoint, 'page-meta-data'>, z.ZodType> = {
+    'get-home-page': HomePageSchema,
+    'get-about-page': AboutPageSchema,
+    'get-enterprises-page': EnterprisesPageSchema,
+    'contact-us': ContactDataSchema,
+    'navbar-data': NavbarSchema,
+  }
+
+  function source(endpoint: PayloadEndpoint, path: string, schema: z.ZodType): PayloadSource {
+    const key = keyOf(path)
+    return {
+      endpoint,
+      key,
+      tag: payloadTag(path),
+      refresh: () => cache.refresh(key, () => getPayload(path, schema)),
+      isDue: (withinMs) => cache.isDue(key, withinMs),
+    }
   }
 
   return {
+    /**
+     * The cached payloads of `endpoints` (default: all), page meta data once for each of `pages`
+     * (page keys such as '/about'): what the scheduled refresh and the publish hook refresh.
+     */
+    sources(pages: readonly string[], endpoints: readonly PayloadEndpoint[] = PAYLOAD_ENDPOINTS): PayloadSource[] {
+      return endpoints.flatMap((endpoint) =>
+        endpoint === 'page-meta-data'
+          ? pages.map((page) => source(endpoint, metaPath(page), PageMetaSchema))
+          : [source(endpoint, endpoint, SCHEMAS[endpoint])],
+      )
+    },
     homePage: () => cached('get-home-page', HomePageSchema),
     aboutPage: () => cached('get-about-page', AboutPageSchema),
     enterprisesPage: () => cached('get-enterprises-page', EnterprisesPageSchema),
     contactData: () => cached('contact-us', ContactDataSchema),
     navbar: () => cached('navbar-data', NavbarSchema),
     /** Meta data for a page key such as '/about' (spec section 7: query path and page). */
-    pageMeta: (page: string) => {
-      const query = new URLSearchParams({ path: env.META_PATH, page })
-      return cached(`page-meta-data?${query}`, PageMetaSchema)
-    },
+    pageMeta: (page: string) => cached(metaPath(page), PageMetaSchema),
     /**
      * POST messages: success is status 200; otherwise the error body's `message` is read. Never
      * cached. A refusal and a call that fails (time-out, network) are told to `onError` as well.
@@ -128,12 +202,24 @@ export function createContentClient(options: ContentClientOptions) {
 
 export type ContentClient = ReturnType<typeof createContentClient>
 
+/**
+ * The Cache-Tag of the payload at `path`: `payload:navbar-data`, `payload:page-meta-data:/about`.
+ * Tags hold no commas or spaces, the separators of the Cache-Tag header.
+ */
+export function payloadTag(path: string): string {
+  const [endpoint = '', query = ''] = path.split('?')
+  const page = new URLSearchParams(query).get('page')
+  return `payload:${endpoint}${page === null ? '' : `:${page}`}`.replace(/[\s,]/g, '_')
+}
+
 function apiOrigin(env: Bindings): string {
   // The bundled service is reached through the binding; its URL host is only a label.
   return env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : 'https://content.internal'
 }
 
-function parseTtl(value: string | undefined): number {
+/** CONTENT_TTL in seconds; unset or unreadable: 300. */
+export function contentTtlSeconds(env: Bindings): number {
+  const value = env.CONTENT_TTL
   const seconds = Number(value)
   return Number.isFinite(seconds) && seconds >= 0 && value !== '' && value !== undefined ? seconds : DEFAULT_TTL_SECONDS
 }

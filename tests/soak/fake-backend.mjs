@@ -18,7 +18,11 @@ const CALLS = {
   'navbar-data': 'navbar',
 }
 
-/** @returns {Promise<{ origin: string, setMode: (mode: Mode) => void, calls: Record<Mode, number>, close: () => Promise<void> }>} */
+/**
+ * @returns {Promise<{ origin: string, setMode: (mode: Mode) => void, calls: Record<Mode, number>,
+ *   edit: (page: string, fields: Record<string, unknown>) => void, close: () => Promise<void> }>}
+ *   edit: changes fields of a page's payload (`home`, `about`, ...), as an editor in the CMS would
+ */
 export async function startFakeBackend() {
   const { pages, pageMeta } = readSeed()
   /** @type {Mode} */
@@ -56,6 +60,9 @@ export async function startFakeBackend() {
       mode = next
     },
     calls,
+    edit: (page, fields) => {
+      pages[page] = { ...pages[page], ...fields }
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

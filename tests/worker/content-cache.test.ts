@@ -8,11 +8,15 @@ let keyCounter = 0
 const same = <T,>(stored: unknown) => stored as T
 const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 
-/** A cache over the real KV binding with a hand-moved clock and collected background work. */
-function setup(ttlSeconds = 60) {
+/**
+ * A cache over the real KV binding with a hand-moved clock and collected background work.
+ * `refreshesOnRequest`: as where no scheduled refresh runs (wrangler dev); false: as in production.
+ */
+function setup(ttlSeconds = 60, refreshesOnRequest = true) {
   let clock = 1_000_000
   const background: Promise<unknown>[] = []
   const errors: unknown[] = []
+  const changed: string[] = []
   const cache = createPayloadCache({
     kv: env.CONTENT_CACHE,
     ttlSeconds,
@@ -20,10 +24,13 @@ function setup(ttlSeconds = 60) {
     now: () => clock,
     waitUntil: (promise) => background.push(promise),
     onError: (_key, error) => errors.push(error),
+    refreshesOnRequest: async () => refreshesOnRequest,
+    onChanged: (key) => changed.push(key),
   })
   return {
     cache,
     errors,
+    changed,
     advance: (ms: number) => (clock += ms),
     settle: async () => {
       while (background.length) await Promise.allSettled(background.splice(0))
@@ -63,7 +70,7 @@ describe('payload cache', () => {
     expect(loader.calls()).toBe(1)
   })
 
-  it('serves a stale entry at once and refreshes it in the background', async () => {
+  it('serves an entry aged past the TTL and, where no scheduled refresh runs, has the current payload for the next visit', async () => {
     const { cache, settle, advance } = setup(60)
     const key = freshKey()
     await cache.read(key, async () => 'old', same)
@@ -74,6 +81,77 @@ describe('payload cache', () => {
     await settle()
     expect(fresh.calls()).toBe(1)
     expect(await cache.read(key, fresh.load, same)).toBe('new')
+  })
+
+  it('only reads an entry aged past the TTL while the scheduled refresh runs: no backend call, no KV write', async () => {
+    const { cache, settle, advance } = setup(60, false)
+    const key = freshKey()
+    await cache.read(key, async () => 'old', same)
+    await settle()
+    const before = await env.CONTENT_CACHE.get(key)
+    advance(10 * 60_000)
+    const loader = counter('new')
+    expect(await cache.read(key, loader.load, same)).toBe('old')
+    await settle()
+    expect(loader.calls()).toBe(0)
+    expect(await env.CONTENT_CACHE.get(key)).toBe(before)
+  })
+
+  it('still fills a key that does not exist yet while the scheduled refresh runs', async () => {
+    const { cache, settle } = setup(60, false)
+    const key = freshKey()
+    expect(await cache.read(key, async () => 'first', same)).toBe('first')
+    await settle()
+    expect((await env.CONTENT_CACHE.get<{ payload: unknown }>(key, 'json'))?.payload).toBe('first')
+  })
+
+  it('says when a request-side refresh changed the payload, and not when it stored the same content', async () => {
+    const { cache, settle, advance, changed } = setup(60)
+    const key = freshKey()
+    await cache.read(key, async () => ({ title: 'A' }), same)
+    await settle()
+    expect(changed).toEqual([key])
+    advance(61_000)
+    await cache.read(key, async () => ({ title: 'A' }), same)
+    await settle()
+    expect(changed).toEqual([key])
+    advance(61_000)
+    await cache.read(key, async () => ({ title: 'B' }), same)
+    await settle()
+    expect(changed).toEqual([key, key])
+  })
+
+  it('refreshes on demand: stores the payload with its hash and tells whether the content changed', async () => {
+    const { cache } = setup(60)
+    const key = freshKey()
+    expect(await cache.refresh(key, async () => ({ n: 1 }))).toBe('changed')
+    const first = await cache.stampOf(key)
+    expect(await cache.refresh(key, async () => ({ n: 1 }))).toBe('unchanged')
+    expect((await cache.stampOf(key))?.hash).toBe(first?.hash)
+    expect(await cache.refresh(key, async () => ({ n: 2 }))).toBe('changed')
+    expect((await cache.stampOf(key))?.hash).not.toBe(first?.hash)
+  })
+
+  it('writes nothing when a refresh fails: the last good payload stays', async () => {
+    const { cache, advance } = setup(60)
+    const key = freshKey()
+    await cache.refresh(key, async () => 'good')
+    const before = await env.CONTENT_CACHE.get(key)
+    advance(3_600_000)
+    await expect(cache.refresh(key, async () => Promise.reject(new ContentError('status', 'HTTP 500', 500)))).rejects.toMatchObject({ failure: 'status' })
+    expect(await env.CONTENT_CACHE.get(key)).toBe(before)
+  })
+
+  it('counts an entry as due when it is missing or would be past the TTL by the next run', async () => {
+    const { cache, advance } = setup(300)
+    const key = freshKey()
+    expect(await cache.isDue(key, 60_000)).toBe(true)
+    await cache.refresh(key, async () => 'x')
+    expect(await cache.isDue(key, 60_000)).toBe(false)
+    advance(240_000)
+    expect(await cache.isDue(key, 60_000)).toBe(false)
+    advance(1)
+    expect(await cache.isDue(key, 60_000)).toBe(true)
   })
 
   it('keeps serving the stale entry while the backend fails', async () => {

@@ -7,6 +7,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { payloadsReadBy } from '../../src/content'
+import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { AppEnv, Bindings } from '../../src/env'
 import worker from '../../src/index'
 import {
@@ -33,24 +35,12 @@ async function clearPayloadCache() {
   await Promise.all(keys.map((key) => env.CONTENT_CACHE.delete(key.name)))
 }
 
-/** Rewrites a stored page as if it had been rendered `ageMs` ago with `body`. */
-async function agePage(path: string, bindings: Bindings, ageMs: number, body: string) {
-  const key = pageCacheKey(new URL(path, 'http://localhost').href, bindings)
-  const stored = await caches.default.match(key)
-  expect(stored).toBeDefined()
-  await stored!.body?.cancel()
-  const headers = new Headers(stored!.headers)
-  headers.set(STORED_AT, String(Date.now() - ageMs))
-  await caches.default.put(key, new Response(body, { status: 200, headers }))
-  forgetRecentPages()
-}
-
 describe('GET pages through the page cache', () => {
   it('serves the second visit from the Cache API with no backend call and no render', async () => {
     backend = fakeBackend()
     const first = await fetchPage('/en/about', backend.env())
     expect(first.headers.get('X-Page-Cache')).toBe('miss')
-    expect(first.headers.get('Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
     const html = await first.text()
     const calls = backend.calls.length
     await clearPayloadCache()
@@ -61,7 +51,7 @@ describe('GET pages through the page cache', () => {
     expect(second.status).toBe(200)
     expect(second.headers.get('X-Page-Cache')).toBe('hit')
     expect(second.headers.get('Content-Type')).toMatch(/^text\/html/)
-    expect(second.headers.get('ETag')).toMatch(/^"[\w-]+"$/)
+    expect(second.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
     expect(Number(second.headers.get('Age'))).toBeGreaterThanOrEqual(0)
     expect(second.headers.has(STORED_AT)).toBe(false)
     expect(await second.text()).toBe(html)
@@ -93,12 +83,12 @@ describe('GET pages through the page cache', () => {
     expect(miss.status).toBe(200)
     expect(await miss.text()).toBe('')
     expect(miss.headers.get('X-Page-Cache')).toBe('miss')
-    expect(miss.headers.get('Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    expect(miss.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
     const calls = backend.calls.length
 
     const head = await fetchPage('/en/contact-us', backend.env(), { method: 'HEAD' })
     expect(head.headers.get('X-Page-Cache')).toBe('hit')
-    expect(head.headers.get('ETag')).toMatch(/^"[\w-]+"$/)
+    expect(head.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
     expect(await head.text()).toBe('')
     const get = await fetchPage('/en/contact-us', backend.env())
     expect(get.headers.get('X-Page-Cache')).toBe('hit')
@@ -121,11 +111,11 @@ describe('GET pages through the page cache', () => {
     backend = fakeBackend()
     await fetchPage('/ru', backend.env())
     const etag = (await fetchPage('/ru', backend.env())).headers.get('ETag')!
-    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+    for (const ifNoneMatch of [etag, etag.replace(/^W\//, ''), `"other", ${etag}`, '*']) {
       const response = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': ifNoneMatch } })
       expect(response.status).toBe(304)
       expect(response.headers.get('ETag')).toBe(etag)
-      expect(response.headers.get('Cache-Control')).toMatch(/max-age=60/)
+      expect(response.headers.get('Cache-Control')).toMatch(/s-maxage=60/)
       expect(await response.text()).toBe('')
     }
     const changed = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': '"old"' } })
@@ -233,30 +223,55 @@ describe('GET pages through the page cache', () => {
     }
   })
 
-  it('serves a stale page while it renders it again in the background', async () => {
+  it('serves a stored page no longer once a payload it was rendered from changed: the next visit renders it', async () => {
     backend = fakeBackend()
     const bindings = backend.env()
     await fetchPage('/en/about', bindings)
-    await agePage('/en/about', bindings, 120_000, '<!DOCTYPE html><html><body>Old page</body></html>')
+    const stored = await fetchPage('/en/about', bindings)
+    expect(stored.headers.get('X-Page-Cache')).toBe('hit')
+    const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
+    const entry = await env.CONTENT_CACHE.get<{ storedAt: number; hash: string; payload: { firstBanner: { titleBanner: string } } }>(key, 'json')
+    entry!.payload.firstBanner.titleBanner = 'About us, edited'
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ ...entry, hash: 'edited' }))
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
 
-    const stale = await fetchPage('/en/about', bindings)
-    expect(stale.headers.get('X-Page-Cache')).toBe('stale')
-    expect(Number(stale.headers.get('Age'))).toBeGreaterThanOrEqual(120)
-    expect(await stale.text()).toContain('Old page')
-
-    const fresh = await fetchPage('/en/about', bindings)
-    expect(fresh.headers.get('X-Page-Cache')).toBe('hit')
-    expect(await fresh.text()).toContain('About us')
+    const changed = await fetchPage('/en/about', bindings)
+    expect(changed.headers.get('X-Page-Cache')).toBe('miss')
+    expect(changed.headers.get('ETag')).not.toBe(stored.headers.get('ETag'))
+    expect(await changed.text()).toContain('About us, edited')
   })
 
-  it('renders again in the foreground once the stale window is over', async () => {
+  it('tags every page with its address and the payloads it was rendered from, on a miss and on a hit', async () => {
     backend = fakeBackend()
     const bindings = backend.env()
-    await fetchPage('/en/about', bindings)
-    await agePage('/en/about', bindings, 700_000, '<!DOCTYPE html><html><body>Ancient page</body></html>')
-    const response = await fetchPage('/en/about', bindings)
-    expect(response.headers.get('X-Page-Cache')).toBe('miss')
-    expect(await response.text()).not.toContain('Ancient page')
+    const expected = {
+      '/': ['page:/', 'payload:get-home-page', 'payload:page-meta-data:/'],
+      '/en/about': ['page:/en/about', 'payload:get-about-page', 'payload:page-meta-data:/about'],
+      '/ru/enterprises': ['page:/ru/enterprises', 'payload:get-enterprises-page', 'payload:page-meta-data:/enterprises'],
+      '/en/contact-us': ['page:/en/contact-us', 'payload:page-meta-data:/contact-us'],
+    }
+    for (const [path, tags] of Object.entries(expected)) {
+      for (const visit of ['miss', 'hit']) {
+        const response = await fetchPage(path, bindings)
+        expect(response.headers.get('X-Page-Cache'), path).toBe(visit)
+        const header = (response.headers.get('Cache-Tag') ?? '').split(',')
+        expect(header[0], path).toBe(tags[0])
+        expect(header.sort(), path).toEqual([...tags, 'payload:contact-us', 'payload:navbar-data'].sort())
+      }
+    }
+  })
+
+  it('answers a matching If-None-Match with 304 even on a render, without a body', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env({ PAGE_CACHE_TTL: '0' })
+    const first = await fetchPage('/ru/about', bindings)
+    const etag = first.headers.get('ETag')!
+    expect(etag).toMatch(/^W\/"[\w-]+"$/)
+    const again = await fetchPage('/ru/about', bindings, { headers: { 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    expect(again.headers.get('ETag')).toBe(etag)
+    expect(again.headers.get('Cache-Tag')).toBe(first.headers.get('Cache-Tag'))
   })
 
   it('never looks up robots.txt, the sitemap or unknown addresses, and still caches every page', async () => {
@@ -280,12 +295,14 @@ describe('GET pages through the page cache', () => {
     expect(lookups).toEqual(pages.map((path) => pageCacheKey(new URL(path, 'http://localhost').href, bindings)))
   })
 
-  it('is off with PAGE_CACHE_TTL=0', async () => {
+  it('is off with PAGE_CACHE_TTL=0, and the page still has its ETag and Cache-Tag', async () => {
     backend = fakeBackend()
     await fetchPage('/en', backend.env({ PAGE_CACHE_TTL: '0' }))
     const response = await fetchPage('/en', backend.env({ PAGE_CACHE_TTL: '0' }))
     expect(response.headers.has('X-Page-Cache')).toBe(false)
     expect(response.headers.has('Cache-Control')).toBe(false)
+    expect(response.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
+    expect(response.headers.get('Cache-Tag')).toMatch(/^page:\/en,/)
   })
 })
 
@@ -325,9 +342,23 @@ describe('pageCache() with an injected clock', () => {
   let clock = 1_700_000_000_000
   let renders = 0
   let release: () => void = () => undefined
+  let site = 0
+  let bindings: Bindings
+  const payloadKey = () => `test:page-cache:${site}`
+
+  /** Stores the one payload every page of this app is rendered from, as the scheduled refresh would. */
+  async function setPayload(hash: string, storedAt = clock) {
+    await env.CONTENT_CACHE.put(payloadKey(), JSON.stringify({ storedAt, hash, payload: {} }))
+  }
 
   const app = new Hono<AppEnv>()
-  app.use('*', pageCache({ app, now: () => clock }))
+  app.use('*', pageCache({ now: () => clock }))
+  // What the content client records for a page rendered from the payload.
+  app.use('*', async (c, next) => {
+    const entry = await c.env.CONTENT_CACHE.get<{ storedAt: number; hash: string }>(payloadKey(), 'json')
+    if (entry) payloadsReadBy(c).set('payload:test', { key: payloadKey(), hash: entry.hash, storedAt: entry.storedAt })
+    await next()
+  })
   app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
   app.get('/cookie', (c) => {
     c.header('Set-Cookie', 'a=b')
@@ -356,10 +387,10 @@ describe('pageCache() with an injected clock', () => {
     return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
   })
 
-  let site = 0
-  let bindings: Bindings
-  afterEach(() => {
+  afterEach(async () => {
     clock += 10_000_000
+    forgetHeartbeat()
+    await env.CONTENT_CACHE.delete(HEARTBEAT_KEY)
   })
 
   async function visit(path: string): Promise<{ status: string | null; body: string }> {
@@ -370,41 +401,41 @@ describe('pageCache() with an injected clock', () => {
     return { status: response.headers.get('X-Page-Cache'), body }
   }
 
-  function freshSite() {
+  async function freshSite({ cronRunning }: { cronRunning: boolean }) {
     site += 1
     renders = 0
-    bindings = { ...(env as unknown as Bindings), PAGE_CACHE_TTL: '60' }
+    bindings = { ...(env as unknown as Bindings), PAGE_CACHE_TTL: '60', CONTENT_TTL: '300' }
+    forgetHeartbeat()
+    if (cronRunning) await env.CONTENT_CACHE.put(HEARTBEAT_KEY, String(clock + 60 * 60_000))
+    await setPayload('v1')
   }
 
-  it('answers from the cache while fresh, stale with one background render, then renders again', async () => {
-    freshSite()
+  it('serves a stored page, however old, while its payload is unchanged, and renders it at once when it changed', async () => {
+    await freshSite({ cronRunning: true })
     expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 1') })
-    clock += 59_000
+    clock += 50 * 60_000
     expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
-    clock += 2_000
-    expect(await visit('/page')).toEqual({ status: 'stale', body: expect.stringContaining('render 1') })
-    expect(renders).toBe(2)
+    await setPayload('v2')
+    clock += 1_000
+    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
     expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
-    clock += 661_000
-    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 3') })
   })
 
-  it('starts one background render however many visitors find the page stale', async () => {
-    freshSite()
-    await visit('/page')
-    clock += 120_000
-    const ctx = createExecutionContext()
-    const responses = await Promise.all(
-      Array.from({ length: 5 }, () => app.fetch(new Request(`http://site-${site}.test/page`), bindings, ctx)),
-    )
-    expect(responses.map((response) => response.headers.get('X-Page-Cache'))).toEqual(Array(5).fill('stale'))
-    await Promise.all(responses.map((response) => response.text()))
-    await waitOnExecutionContext(ctx)
-    expect(renders).toBe(2)
+  it('renders again once its payload aged past CONTENT_TTL where no scheduled refresh runs, so the render refreshes it', async () => {
+    await freshSite({ cronRunning: false })
+    expect((await visit('/page')).status).toBe('miss')
+    clock += 299_000
+    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    clock += 2_000
+    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
+    // The render's refresh stored the payload again (same content): the page is served again.
+    await setPayload('v1', clock)
+    clock += 1_000
+    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
   })
 
   it('sends the first bytes before the page is complete, and stores it once it is', async () => {
-    freshSite()
+    await freshSite({ cronRunning: true })
     const ctx = createExecutionContext()
     const response = await app.fetch(new Request(`http://site-${site}.test/slow`), bindings, ctx)
     const reader = response.body!.getReader()
@@ -417,7 +448,7 @@ describe('pageCache() with an injected clock', () => {
   })
 
   it('does not store a page whose render broke off, sets a cookie or is private', async () => {
-    freshSite()
+    await freshSite({ cronRunning: true })
     for (const path of ['/broken', '/cookie', '/private']) {
       const ctx = createExecutionContext()
       const response = await app.fetch(new Request(`http://site-${site}.test${path}`), bindings, ctx)

@@ -1,24 +1,41 @@
 /**
- * Full-page cache: a rendered page (the same for every visitor of its address) is stored in the
- * Cache API, fresh for PAGE_CACHE_TTL seconds, then served stale for STALE_SECONDS more while one
- * background render replaces it. A hit costs no backend call and no render; stored pages carry an
- * ETag and answer If-None-Match with 304. Only 200 HTML from GET (or HEAD) is stored; errors,
- * redirects and POSTs pass through untouched. Decisions and numbers: docs/decisions/0002-page-cache.md.
+ * Pages' caching headers, and the in-worker page cache behind them.
  *
- * Each isolate also keeps its recent pages in memory (recent-pages.ts), so most hits skip the
- * Cache API round trip. workerd forbids using one request's I/O objects in another, so requests
- * share only plain data (keys, page bytes); every answer is a new Response.
+ * Every page (GET or HEAD of PAGE_PATHS, 200 HTML) gets `Cache-Control` (shared caches: fresh for
+ * PAGE_CACHE_TTL, then stale-while-revalidate; browsers: revalidate every time), a weak `ETag` made
+ * of the payload hashes the page was rendered from, `Cache-Tag` naming the page and those payloads,
+ * and `Vary: Accept-Encoding`. A matching If-None-Match is answered 304. In production Workers
+ * Cache stores pages by these headers and the refresh purges them by tag (purge.ts).
+ *
+ * The in-worker layer (Cache API, plus each isolate's recent pages in memory) is the page cache
+ * where Workers Cache is absent (`wrangler dev`, tests) and a second chance behind it. A stored page
+ * is served only while every payload it was rendered from still has the same hash in KV, so it never
+ * outlives a content change; and not once a payload has aged past CONTENT_TTL where requests do the
+ * refreshing (no scheduled refresh), so that the render that follows starts the refresh.
+ * Decisions and numbers: docs/decisions/0002-page-cache.md, 0004-content-freshness.md.
  */
-import type { ExecutionContext } from 'hono'
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv, Bindings } from '../../env'
+import { payloadsReadBy } from '../../content'
+import { currentStamp } from '../../content/cache'
+import { contentTtlSeconds } from '../../content/client'
+import { scheduledRefreshIsRunning } from '../../content/refresh'
+import type { AppEnv } from '../../env'
 import { requestedBypass, withoutPayloadCache } from './bench-bypass'
 import { recallPage, rememberPage } from './recent-pages'
-import { answerFromStore, isCacheable, pageCacheKey, readStored, storePage, type StoredPage } from './stored-page'
+import {
+  answerFromStore,
+  isCacheable,
+  matchesEtag,
+  pageCacheKey,
+  pageEtag,
+  readStored,
+  storePage,
+  type PagePayload,
+  type StoredPage,
+} from './stored-page'
 
 export type PageCacheOptions = {
-  /** The app, so that a stale page can be rendered again after the visitor has their answer. */
-  app: { fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response> }
   /** The clock, in epoch milliseconds; injected by tests (fake timers do not age the Cache API). */
   now?: () => number
   /** The cache; caches.default unless a test gives another. */
@@ -33,44 +50,31 @@ export type PageCacheOptions = {
 }
 
 const DEFAULT_FRESH_SECONDS = 60
-/** Seconds after freshness in which a stale page is still served while it is rendered again. */
+/** Seconds after freshness in which a shared cache may serve a page while it revalidates it. */
 export const STALE_SECONDS = 600
+/** How long an isolate trusts the payload hash it last saw before asking KV again. */
+const STAMP_MEMO_MS = 1_000
 
-/** Keys with a background render under way in this isolate: one per key at a time. */
-const revalidating = new Set<string>()
-/** The background renders' own requests: they render and store, never read the cache. */
-const revalidations = new WeakSet<Request>()
-
-export function pageCache(options: PageCacheOptions) {
+export function pageCache(options: PageCacheOptions = {}) {
   const now = options.now ?? Date.now
   const openCache = options.cache ?? (() => caches.default)
 
   return createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method
-    const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
-    if (fresh === 0 || (method !== 'GET' && method !== 'HEAD')) return next()
+    if (method !== 'GET' && method !== 'HEAD') return next()
     if (options.pages && !options.pages.includes(c.var.pageKey)) return next()
-    const cacheControl = `public, max-age=${fresh}, stale-while-revalidate=${STALE_SECONDS}`
-
-    const bypass = requestedBypass(c)
-    if (bypass) {
-      if (bypass === 'all') c.env = withoutPayloadCache(c.env)
-      await next()
-      if (isCacheable(c.res)) c.header('Cache-Control', cacheControl)
-      c.header('X-Page-Cache', 'bypass')
-      return
-    }
-
-    const cache = openCache()
+    const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
+    const cacheControl = fresh > 0 ? `public, max-age=0, s-maxage=${fresh}, stale-while-revalidate=${STALE_SECONDS}` : null
     const key = pageCacheKey(c.req.url, c.env, options.queryParams)
-    const isRevalidation = revalidations.has(c.req.raw)
-    if (!isRevalidation) {
-      const page = await findPage(cache, key, fresh * 1000)
-      const ageMs = page ? Math.max(0, now() - page.storedAt) : Infinity
-      if (page && ageMs < (fresh + STALE_SECONDS) * 1000) {
-        const isStale = ageMs >= fresh * 1000
-        if (isStale) revalidate(c.req.url, key, c.env, c.executionCtx)
-        return answerFromStore(page, c.req.raw, { ageMs, cacheControl, status: isStale ? 'stale' : 'hit' })
+
+    const bypass = fresh > 0 ? requestedBypass(c) : null
+    if (bypass === 'all') c.env = withoutPayloadCache(c.env)
+    const cache = fresh > 0 && !bypass ? openCache() : null
+    if (cache) {
+      const page = await findValidPage(c, cache, key)
+      if (page) {
+        const ageMs = Math.max(0, now() - page.storedAt)
+        return answerFromStore(page, c.req.raw, { ageMs, cacheControl: cacheControl!, status: 'hit' })
       }
     }
 
@@ -78,68 +82,69 @@ export function pageCache(options: PageCacheOptions) {
     // page it rendered is stored all the same.
     await next()
     if (!isCacheable(c.res)) return
-    const store = (body: ReadableStream) =>
-      storePage(cache, key, body, {
-        headers: new Headers(c.res.headers),
-        storedAt: now(),
-        lifetimeSeconds: fresh + STALE_SECONDS,
-      }).then(
-        (page) => page && rememberPage(key, page),
-        (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`),
-      )
-
-    if (isRevalidation) {
-      await store(c.res.body!)
-      c.res = new Response(null, { status: 204 })
-      return
-    }
-    // The visitor reads one branch as it is rendered; the other is stored once complete.
-    const [visitor, copy] = c.res.body!.tee()
-    c.executionCtx.waitUntil(store(copy))
-    c.res = new Response(visitor, c.res)
-    c.header('Cache-Control', cacheControl)
+    const payloads = [...payloadsReadBy(c)].map(([tag, read]) => ({ key: read.key, tag, hash: read.hash }))
+    const etag = await pageEtag(key, payloads)
+    c.header('ETag', etag)
+    c.header('Cache-Tag', cacheTags(new URL(c.req.url).pathname, payloads))
+    if (cacheControl) c.header('Cache-Control', cacheControl)
     // The platform compresses a rendered page for browsers that accept it.
     c.header('Vary', 'Accept-Encoding', { append: true })
-    c.header('X-Page-Cache', 'miss')
+    if (bypass) c.header('X-Page-Cache', 'bypass')
+    else if (cache) c.header('X-Page-Cache', 'miss')
+
+    if (matchesEtag(c.req.header('If-None-Match') ?? null, etag)) {
+      await c.res.body?.cancel()
+      const headers = new Headers(c.res.headers)
+      for (const name of ['Content-Length', 'Content-Type', 'Transfer-Encoding']) headers.delete(name)
+      c.res = new Response(null, { status: 304, headers })
+      return
+    }
+    if (!cache || !payloads.length) return
+    // The visitor reads one branch as it is rendered; the other is stored once complete.
+    const [visitor, copy] = c.res.body!.tee()
+    const headers = new Headers(c.res.headers)
+    c.res = new Response(visitor, c.res)
+    c.executionCtx.waitUntil(
+      storePage(cache, key, copy, { headers, storedAt: now(), lifetimeSeconds: fresh + STALE_SECONDS, payloads }).then(
+        (page) => page && rememberPage(key, page),
+        (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`),
+      ),
+    )
   })
 
   /**
-   * This isolate's copy of the page, unless it has gone stale here: then the Cache API's, which
-   * another isolate may have renewed.
+   * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
+   * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
    */
-  async function findPage(cache: Cache, key: string, freshMs: number): Promise<StoredPage | undefined> {
+  async function findValidPage(c: Context<AppEnv>, cache: Cache, key: string): Promise<StoredPage | null> {
     const recent = recallPage(key)
-    if (recent && now() - recent.storedAt < freshMs) return recent
+    if (recent && (await isCurrent(c, recent))) return recent
     const shared = await readStored(cache, key).catch((error: unknown) => {
       console.warn(`page cache: read ${key} failed: ${String(error)}`)
       return null
     })
-    if (!shared || (recent && recent.storedAt >= shared.storedAt)) return recent
+    if (!shared || (recent && recent.storedAt >= shared.storedAt) || !(await isCurrent(c, shared))) return null
     rememberPage(key, shared)
     return shared
   }
 
-  /** Renders the page again in the background, through the whole app, and stores it. */
-  function revalidate(url: string, key: string, env: Bindings, ctx: ExecutionContext) {
-    if (revalidating.has(key)) return
-    revalidating.add(key)
-    const request = new Request(url, { headers: { Accept: 'text/html' } })
-    revalidations.add(request)
-    const run = (async () => {
-      try {
-        const response = await options.app.fetch(request, env, ctx)
-        await response.body?.cancel()
-      } catch (error) {
-        console.warn(`page cache: background render of ${url} failed: ${String(error)}`)
-      } finally {
-        revalidating.delete(key)
-      }
-    })()
-    ctx.waitUntil(run)
+  async function isCurrent(c: Context<AppEnv>, page: StoredPage): Promise<boolean> {
+    const stamps = await Promise.all(page.payloads.map(({ key }) => currentStamp(c.env.CONTENT_CACHE, key, STAMP_MEMO_MS, now)))
+    if (stamps.some((stamp, index) => stamp?.hash !== page.payloads[index]!.hash)) return false
+    const ttlMs = contentTtlSeconds(c.env) * 1000
+    if (stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)) return true
+    // A payload is due: where requests refresh payloads, render so that the refresh starts.
+    return scheduledRefreshIsRunning(c.env.CONTENT_CACHE, now)
   }
 }
 
-/** PAGE_CACHE_TTL in seconds; '0' turns the page cache off, unset or unreadable means 60. */
+/** The page's own tag and its payloads' tags, for Cache-Tag (comma-separated). */
+function cacheTags(pathname: string, payloads: readonly PagePayload[]): string {
+  const page = `page:${pathname.replace(/[\s,]/g, '_')}`
+  return [page, ...new Set(payloads.map(({ tag }) => tag))].join(',')
+}
+
+/** PAGE_CACHE_TTL in seconds; '0' turns page caching off, unset or unreadable means 60. */
 function freshSeconds(value: string | undefined): number {
   const seconds = Number(value)
   return value !== undefined && value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0

@@ -1,6 +1,7 @@
 /**
- * Rendered pages in the Cache API: the key they are stored under, what is stored with them, and
- * how a stored page answers a visitor (200, or 304 to a matching If-None-Match). A page is
+ * Rendered pages in the Cache API: the key they are stored under, what is stored with them (the
+ * payloads they were rendered from, by KV key and content hash), and how a stored page answers a
+ * visitor (200, or 304 to a matching If-None-Match). A page is
  * compressed once when it is stored or first read in an isolate, not once per visit: a visitor
  * whose browser accepts gzip gets those bytes as they are.
  */
@@ -9,9 +10,15 @@ import { clientManifest } from '../../generated/client-manifest'
 
 /** Epoch milliseconds at which the stored page was rendered; kept in the cache, never sent. */
 export const STORED_AT = 'X-Stored-At'
+/** The payloads a stored page was rendered from, as JSON; kept in the cache, never sent. */
+const PAYLOADS = 'X-Payloads'
+const INTERNAL = /^(x-stored-at|x-payloads|cf-cache-status|transfer-encoding)$/i
 
 /** What the page cache did for a response, in the X-Page-Cache header. */
-export type PageCacheStatus = 'hit' | 'stale' | 'miss' | 'bypass'
+export type PageCacheStatus = 'hit' | 'miss' | 'bypass'
+
+/** A payload a page was rendered from: its KV key, Cache-Tag and content hash. */
+export type PagePayload = { key: string; tag: string; hash: string }
 
 /** Stands in for the deployment id where the version metadata binding is missing: the bundle's hash. */
 const BUNDLE_VERSION = fnv1a(JSON.stringify(clientManifest))
@@ -55,9 +62,11 @@ export type StoredPage = {
   headers: [string, string][]
   /** Epoch milliseconds at which it was rendered. */
   storedAt: number
+  /** The payloads it was rendered from: it may be served while each still has this hash. */
+  payloads: PagePayload[]
 }
 
-type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number }
+type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number; payloads: PagePayload[] }
 
 /**
  * Reads the whole page, then stores it with its ETag. A body that breaks off or does not end the
@@ -71,11 +80,11 @@ export async function storePage(cache: Cache, key: string, body: ReadableStream,
   // Transfer-Encoding belongs to one connection (RFC 9110, section 6.1): the renderer streamed the
   // page chunked, but a stored page has a length, which its answers send as Content-Length.
   for (const name of ['Age', 'X-Page-Cache', 'Content-Length', 'Transfer-Encoding']) headers.delete(name)
-  headers.set('ETag', await etagOf(bytes))
-  // The Cache API drops the copy once it can no longer be served, even stale.
+  // The Cache API drops the copy after this long, whatever its payloads.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
-  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt }
+  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt, payloads: options.payloads }
   headers.set(STORED_AT, String(options.storedAt))
+  headers.set(PAYLOADS, JSON.stringify(options.payloads))
   await cache.put(key, new Response(bytes, { status: 200, headers }))
   return page
 }
@@ -85,9 +94,24 @@ export async function readStored(cache: Cache, key: string): Promise<StoredPage 
   const response = await cache.match(key)
   if (!response) return null
   const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
-  const headers = [...response.headers].filter(([name]) => !/^(x-stored-at|cf-cache-status|transfer-encoding)$/i.test(name))
+  const payloads = parsePayloads(response.headers.get(PAYLOADS))
+  const headers = [...response.headers].filter(([name]) => !INTERNAL.test(name))
   const bytes = new Uint8Array(await response.arrayBuffer())
-  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0 }
+  // A copy that does not say what it was rendered from cannot be validated: it counts as missing.
+  if (!payloads?.length) return null
+  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0, payloads }
+}
+
+function parsePayloads(header: string | null): PagePayload[] | null {
+  try {
+    const parsed: unknown = JSON.parse(header ?? '')
+    if (!Array.isArray(parsed)) return null
+    return parsed.every((item) => typeof item?.key === 'string' && typeof item?.tag === 'string' && typeof item?.hash === 'string')
+      ? (parsed as PagePayload[])
+      : null
+  } catch {
+    return null
+  }
 }
 
 type AnswerOptions = { ageMs: number; cacheControl: string; status: PageCacheStatus }
@@ -98,7 +122,7 @@ export function answerFromStore(page: StoredPage, request: Request, options: Ans
   headers.set('Cache-Control', options.cacheControl)
   headers.set('Age', String(Math.floor(options.ageMs / 1000)))
   headers.set('X-Page-Cache', options.status)
-  headers.append('Vary', 'Accept-Encoding')
+  if (!/\baccept-encoding\b/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding')
   if (matchesEtag(request.headers.get('If-None-Match'), headers.get('ETag'))) {
     headers.delete('Content-Length')
     headers.delete('Content-Type')
@@ -106,9 +130,6 @@ export function answerFromStore(page: StoredPage, request: Request, options: Ans
   }
   if (acceptsGzip(request.headers.get('Accept-Encoding'))) {
     headers.set('Content-Encoding', 'gzip')
-    // Another encoding of the same content: a weak validator (RFC 9110, section 8.8.1).
-    const etag = headers.get('ETag')
-    if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`)
     // Already encoded: the runtime sends these bytes as they are rather than compressing again.
     return new Response(page.gzip, { status: 200, headers, encodeBody: 'manual' })
   }
@@ -140,10 +161,17 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string | null): bo
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
 }
 
-async function etagOf(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+/**
+ * A page's ETag, known before it is rendered: the deployment, the page's cache key and the hashes of
+ * the payloads it is rendered from. Weak (RFC 9110, section 8.8.1): the same page is sent plain or
+ * gzip-compressed under it. A validation (If-None-Match, or Workers Cache's revalidation after
+ * `invalidate()`) is answered 304 without a render while no payload changed.
+ */
+export async function pageEtag(key: string, payloads: readonly PagePayload[]): Promise<string> {
+  const stamps = payloads.map(({ tag, hash }) => `${tag}=${hash}`).sort()
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode([key, ...stamps].join('\n'))))
   const base64 = btoa(String.fromCharCode(...digest.subarray(0, 18)))
-  return `"${base64.replace(/\+/g, '-').replace(/\//g, '_')}"`
+  return `W/"${base64.replace(/\+/g, '-').replace(/\//g, '_')}"`
 }
 
 function fnv1a(text: string): string {

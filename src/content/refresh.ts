@@ -1,0 +1,133 @@
+/**
+ * The one writer of the payload cache: refreshes payloads from the backend, stores them and purges
+ * the pages of those that changed. The Cron Trigger (`* * * * *`, one invocation network-wide)
+ * runs it every minute for the payloads that would reach CONTENT_TTL before the next run; the
+ * publish hook runs it at once for the payloads a CMS names. Why this shape:
+ * docs/decisions/0004-content-freshness.md.
+ *
+ * A purge races KV's propagation (about 60 s): a data centre may render a purged page again from
+ * the payload it still reads. So every purge is repeated by the next scheduled run, a minute later.
+ */
+import type { Bindings } from '../env'
+import type { PagePurger } from '../middleware/page-cache/purge'
+import { createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
+
+/** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
+export const SCHEDULE_INTERVAL_MS = 60_000
+/** KV key the scheduled refresh writes on every run; requests read it to know it is running. */
+export const HEARTBEAT_KEY = 'refresh:heartbeat'
+/** KV key of the tags purged by the last run, which the next run purges again. */
+export const PURGE_AGAIN_KEY = 'refresh:purge-again'
+/** A heartbeat older than this means no scheduled refresh runs (wrangler dev, or the cron stopped). */
+const HEARTBEAT_STALE_MS = 3 * SCHEDULE_INTERVAL_MS
+/** How long an isolate trusts what it last read of the heartbeat. */
+const HEARTBEAT_MEMO_MS = 30_000
+
+/**
+ * Called after payloads changed and were stored, with their sources. Hook point for other work that
+ * depends on content: issue 12's `warmPlaceholders(env, sources)` is wired here by the lead.
+ */
+export type PayloadsChangedListener = (env: Bindings, changed: PayloadSource[]) => Promise<void> | void
+export const onPayloadsChanged: PayloadsChangedListener[] = []
+
+export type RefreshOptions = {
+  env: Bindings
+  waitUntil: (promise: Promise<unknown>) => void
+  purger: PagePurger
+  /** Page keys ('/', '/about', ...): page meta data is cached once for each. */
+  pages: readonly string[]
+  /** The endpoints to refresh; default all. */
+  endpoints?: readonly PayloadEndpoint[]
+  /** Refresh every named payload now, whatever its age (the publish hook). */
+  force?: boolean
+  now?: () => number
+  timeoutMs?: number
+  /** Told about each payload that could not be refreshed (its last good entry stays). */
+  onError?: (error: unknown, context: { key: string }) => void
+}
+
+export type RefreshReport = {
+  /** Tags of the payloads loaded from the backend. */
+  refreshed: string[]
+  /** Tags of those whose content changed. */
+  changed: string[]
+  /** Tags of those the backend did not deliver; nothing was written for them. */
+  failed: string[]
+  /** Tags purged from the page cache: the changed ones, and those the previous run purged. */
+  purged: string[]
+}
+
+/** Refreshes the due (or, with `force`, all named) payloads, then purges the pages of the changed ones. */
+export async function refreshPayloads(options: RefreshOptions): Promise<RefreshReport> {
+  const { env } = options
+  const client = createContentClient({ env, waitUntil: options.waitUntil, now: options.now, timeoutMs: options.timeoutMs, onError: options.onError })
+  const sources = client.sources(options.pages, options.endpoints)
+  const due = options.force
+    ? sources
+    : (await Promise.all(sources.map(async (source) => ((await source.isDue(SCHEDULE_INTERVAL_MS)) ? source : null)))).filter(
+        (source): source is PayloadSource => source !== null,
+      )
+
+  const outcomes = await Promise.allSettled(due.map((source) => source.refresh()))
+  const report: RefreshReport = { refreshed: [], changed: [], failed: [], purged: [] }
+  const changed: PayloadSource[] = []
+  outcomes.forEach((outcome, index) => {
+    const source = due[index]!
+    if (outcome.status === 'rejected') {
+      report.failed.push(source.tag)
+      options.onError?.(outcome.reason, { key: source.key })
+      return
+    }
+    report.refreshed.push(source.tag)
+    if (outcome.value === 'changed') {
+      report.changed.push(source.tag)
+      changed.push(source)
+    }
+  })
+
+  const again = await readPurgeAgain(env.CONTENT_CACHE)
+  report.purged = [...new Set([...report.changed, ...again])]
+  if (report.purged.length) await options.purger.purgeTags(report.purged)
+  if (report.changed.length || again.length) await writePurgeAgain(env.CONTENT_CACHE, report.changed)
+  for (const listener of onPayloadsChanged) {
+    if (changed.length) await Promise.resolve(listener(env, changed)).catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+  }
+  return report
+}
+
+/** The scheduled run: says it is running (the heartbeat), then refreshes what is due. */
+export async function runScheduledRefresh(options: Omit<RefreshOptions, 'force' | 'endpoints'>): Promise<RefreshReport> {
+  const now = options.now ?? Date.now
+  await options.env.CONTENT_CACHE.put(HEARTBEAT_KEY, String(now()), { expirationTtl: 24 * 60 * 60 })
+  return refreshPayloads(options)
+}
+
+let heartbeatMemo: { running: boolean; readAt: number } | null = null
+
+/**
+ * Whether the scheduled refresh is keeping payloads fresh (its heartbeat is recent). When it is not,
+ * as under `wrangler dev` where Cron Triggers do not fire by themselves, requests refresh stale
+ * payloads themselves.
+ */
+export async function scheduledRefreshIsRunning(kv: KVNamespace, now: () => number = Date.now): Promise<boolean> {
+  if (heartbeatMemo && now() - heartbeatMemo.readAt < HEARTBEAT_MEMO_MS && now() >= heartbeatMemo.readAt) return heartbeatMemo.running
+  const beat = Number(await kv.get(HEARTBEAT_KEY).catch(() => null))
+  const running = Number.isFinite(beat) && beat > 0 && now() - beat < HEARTBEAT_STALE_MS
+  heartbeatMemo = { running, readAt: now() }
+  return running
+}
+
+/** Forgets what this isolate read of the heartbeat (tests). */
+export function forgetHeartbeat() {
+  heartbeatMemo = null
+}
+
+async function readPurgeAgain(kv: KVNamespace): Promise<string[]> {
+  const stored = await kv.get<unknown>(PURGE_AGAIN_KEY, 'json').catch(() => null)
+  return Array.isArray(stored) ? stored.filter((tag): tag is string => typeof tag === 'string') : []
+}
+
+async function writePurgeAgain(kv: KVNamespace, tags: string[]) {
+  if (tags.length) await kv.put(PURGE_AGAIN_KEY, JSON.stringify(tags), { expirationTtl: 24 * 60 * 60 })
+  else await kv.delete(PURGE_AGAIN_KEY)
+}

@@ -1,0 +1,72 @@
+/**
+ * POST /api/publish: the content backend (or an editor's script) says content changed. Signed
+ * calls (publish-signature.ts) refresh the payloads they name, or all, from the backend at once, and
+ * purge the pages of those whose content changed; the others keep their cached pages.
+ *
+ *   body: {} or {"payloads": ["get-home-page", "navbar-data", ...]} (PAYLOAD_ENDPOINTS)
+ *   200 {refreshed, changed, failed, purged}: tags; 502 when the backend failed some (their last
+ *   good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
+ *   (nothing touched); 413 body over PUBLISH_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER;
+ *   503 when PUBLISH_SECRET is not set.
+ */
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { z } from 'zod'
+import { PAYLOAD_ENDPOINTS } from '../content/client'
+import { refreshPayloads } from '../content/refresh'
+import type { AppEnv } from '../env'
+import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { PAGE_PATHS } from './pages'
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyPublishCall } from './publish-signature'
+
+export const PUBLISH_PATH = '/api/publish'
+/** Bytes: a list of endpoint names is far smaller. */
+export const PUBLISH_BODY_LIMIT = 4096
+
+const PublishSchema = z.strictObject({ payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional() })
+
+export const publish = new Hono<AppEnv>()
+
+publish.post(
+  PUBLISH_PATH,
+  async (c, next) => {
+    const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
+    const { success } = await c.env.PUBLISH_RATE_LIMITER.limit({ key: `publish:${client}` })
+    if (!success) return c.json({ error: 'too many publish calls' }, 429, { 'Retry-After': '60' })
+    return next()
+  },
+  bodyLimit({ maxSize: PUBLISH_BODY_LIMIT, onError: (c) => c.json({ error: `body over ${PUBLISH_BODY_LIMIT} bytes` }, 413) }),
+  async (c) => {
+    const secret = c.env.PUBLISH_SECRET
+    if (!secret) return c.json({ error: 'publish hook not configured: set the PUBLISH_SECRET secret' }, 503)
+    const body = await c.req.text()
+    const verdict = await verifyPublishCall({
+      secret,
+      body,
+      timestamp: c.req.header(TIMESTAMP_HEADER),
+      signature: c.req.header(SIGNATURE_HEADER),
+      kv: c.env.CONTENT_CACHE,
+    })
+    if (!verdict.ok) return c.json({ error: `signature ${verdict.reason}` }, 401)
+
+    let parsed: unknown
+    try {
+      parsed = body.trim() ? JSON.parse(body) : {}
+    } catch {
+      return c.json({ error: 'body is not JSON' }, 400)
+    }
+    const request = PublishSchema.safeParse(parsed)
+    if (!request.success) return c.json({ error: 'body must be {} or {"payloads": [...]}', allowed: PAYLOAD_ENDPOINTS }, 400)
+
+    const report = await refreshPayloads({
+      env: c.env,
+      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+      purger: pagePurgerFor(c.executionCtx as { cache?: CacheContext }),
+      pages: PAGE_PATHS,
+      endpoints: request.data.payloads,
+      force: true,
+      onError: (error, { key }) => console.warn(`publish: ${key}: ${String(error)}`),
+    })
+    return c.json(report, report.failed.length ? 502 : 200, { 'Cache-Control': 'no-store' })
+  },
+)
