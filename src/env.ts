@@ -23,6 +23,10 @@ export type Bindings = {
   CONTENT_CACHE: KVNamespace
   /** Static assets from public/. */
   ASSETS: Fetcher
+  /** Cloudflare Images: resizes and re-encodes content images for GET /_image (src/images/). */
+  IMAGES: ImagesBinding
+  /** Extra origins content images may come from (a CMS's CDN), space- or comma-separated; default ''. */
+  IMAGE_ORIGINS?: string
   /** Secret: Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
   SENTRY_DSN?: string
   /** The release sent to Sentry (e.g. the git commit); unset: the Workers version id. */
