@@ -6,17 +6,22 @@
 import type { RasterFormat } from './image-format'
 import { MAX_PIXELS, MAX_SIDE, OUTPUT_QUALITY } from './limits'
 
-/** An original whose pixel dimensions are over the route's limits. */
+/** An original whose pixel dimensions are over the route's limits or unreadable: never decoded, never served. */
 export class OversizeImageError extends Error {
   override readonly name = 'OversizeImageError'
 }
 
 export type Dimensions = { width: number; height: number }
 
-/** The original's pixel dimensions; throws OversizeImageError past MAX_SIDE or MAX_PIXELS. */
+/**
+ * The original's pixel dimensions; throws OversizeImageError past MAX_SIDE or MAX_PIXELS, and when
+ * the binding cannot read them (a header it refuses, such as sharp's own pixel limit locally).
+ */
 export async function checkedDimensions(images: ImagesBinding, bytes: Uint8Array): Promise<Dimensions> {
-  const info = await images.info(streamOf(bytes))
-  if (!('width' in info)) throw new Error(`IMAGES.info: ${info.format} has no pixel dimensions`)
+  const info = await images.info(streamOf(bytes)).catch((error: unknown) => {
+    throw new OversizeImageError(`the original's header could not be read (${String(error)})`)
+  })
+  if (!('width' in info)) throw new OversizeImageError(`${info.format} has no pixel dimensions`)
   const { width, height } = info
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
     throw new OversizeImageError(`original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`)
