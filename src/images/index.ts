@@ -2,19 +2,16 @@
  * The edge image pipeline (docs/decisions/0003-image-pipeline.md). Views build addresses with
  * `imageUrl`; the route `GET /_image` (src/routes/images.ts) serves them through `renderImage`.
  *
- * For placeholders (issue 12 part B), one function reuses the route's allow-list and its one
- * download path, so originals are fetched in one place only:
+ * For placeholders (issue 12 part B), one function reuses the route's allow-list, its one download
+ * path and its limits, so originals are fetched in one place only:
  *
- *   loadPreview(env: Bindings, src: string, options?: {
- *     width?: number                                          // default 16 px
- *     format?: 'image/webp' | 'image/png' | 'image/jpeg'      // default image/webp
- *     origin?: string                                         // Cache API key origin
- *     waitUntil?: (promise: Promise<unknown>) => void         // ctx.waitUntil for the cache write
- *   }): Promise<{ bytes: Uint8Array; contentType; originalWidth: number; originalHeight: number } | null>
+ *   renderPreview(env: PreviewEnv, src: string, width: number, format: RasterFormat = 'image/webp')
+ *     : Promise<{ bytes: Uint8Array; original: { width: number; height: number } }>
  *
- * null means the source is refused, missing, SVG, over the limits or failed to transform: render
- * no placeholder then. Results are cached (Cache API) per source, width and format.
+ * It throws an Error saying why (refused, missing, SVG, over the limits, transform failed); it
+ * caches nothing, so the caller keeps the result where it fits (placeholders: KV, every data centre).
  */
 export { IMAGE_ROUTE, IMAGE_WIDTHS, SLOT_FALLBACKS, imageUrl, isImageWidth, isSlotFallback, type ImageWidth, type SlotFallback } from './image-url'
-export { loadPreview, type Preview, type PreviewFormat, type PreviewOptions } from './preview'
+export type { RasterFormat } from './image-format'
+export { renderPreview, type Preview, type PreviewEnv } from './preview'
 export { renderImage, type RenderContext, type RenderRequest } from './render-image'

@@ -1,71 +1,39 @@
 /**
- * A very small rendition of a content image, for placeholders computed at the edge from the image
- * itself: the same allow-list and the same download code as the route (loadOriginal), then a
- * resize to a few pixels. Cached like any rendition, so a page render pays for it once per source.
+ * A content image, by its address, turned into a small rendition on the server: for placeholders
+ * computed at the edge from the image itself (src/images/placeholders.ts). It goes through the
+ * route's own allow-list, download code and limits (one place fetches originals), and throws an
+ * Error saying why when there is no rendition to make, so a caller can log it and move on.
  */
 import type { Bindings } from '../env'
-import { readRendition, renditionKey, storeRendition } from './image-cache'
+import type { RasterFormat } from './image-format'
 import { DEFAULT_ORIGIN_TIMEOUT_MS } from './limits'
 import { loadOriginal } from './load-original'
 import { allowedOrigins, checkSource } from './source-policy'
-import { checkedDimensions, resizeImage } from './transform'
+import { checkedDimensions, resizeImage, type Dimensions } from './transform'
 
-export type PreviewFormat = 'image/webp' | 'image/png' | 'image/jpeg'
+/** What renderPreview needs of the bindings. */
+export type PreviewEnv = Pick<Bindings, 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS'>
 
 export type Preview = {
-  /** The encoded preview, e.g. for a `data:` URL. */
+  /** The encoded rendition, e.g. for a `data:` URI. */
   bytes: Uint8Array
-  contentType: PreviewFormat
-  /** The original's pixel dimensions (its aspect ratio). */
-  originalWidth: number
-  originalHeight: number
+  /** The original's pixel size (its aspect ratio). */
+  original: Dimensions
 }
 
-export type PreviewOptions = {
-  /** Width of the preview in px; default 16. */
-  width?: number
-  /** Default image/webp. PNG is lossless, for reading pixels back (dominant colour). */
-  format?: PreviewFormat
-  /** The site's origin (Cache API keys are URLs); default https://site.internal. */
-  origin?: string
-  /** Keeps the cache write alive after the response (ctx.waitUntil); without it the write is awaited. */
-  waitUntil?: (promise: Promise<unknown>) => void
-}
-
-/** A `width`-px preview of `src`, or null when the source is refused, missing, SVG or fails to transform. */
-export async function loadPreview(env: Bindings, src: string, options: PreviewOptions = {}): Promise<Preview | null> {
-  const width = options.width ?? 16
-  const format = options.format ?? 'image/webp'
+/**
+ * `src` at most `width` px wide, encoded as `format`. Throws when the source is refused, cannot be
+ * loaded, is an SVG, is over the pixel limits or fails to transform.
+ */
+export async function renderPreview(env: PreviewEnv, src: string, width: number, format: RasterFormat = 'image/webp'): Promise<Preview> {
   const origins = allowedOrigins(env)
-  const check = checkSource(src, origins)
-  if (!check.ok) return null
-  const key = renditionKey(options.origin ?? 'https://site.internal', `preview-${format.slice(6)}`, width, src)
-  const cached = await readRendition(key)
-  if (cached) {
-    return {
-      bytes: new Uint8Array(await cached.arrayBuffer()),
-      contentType: format,
-      originalWidth: Number(cached.headers.get('X-Original-Width')),
-      originalHeight: Number(cached.headers.get('X-Original-Height')),
-    }
-  }
+  const checked = checkSource(src, origins)
+  if (!checked.ok) throw new Error(checked.reason)
   const timeoutMs = Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : DEFAULT_ORIGIN_TIMEOUT_MS
-  const loaded = await loadOriginal(check.source, { assets: env.ASSETS, origins, timeoutMs })
-  if (!loaded.ok || loaded.original.format === 'image/svg+xml') return null
-  try {
-    const { width: originalWidth, height: originalHeight } = await checkedDimensions(env.IMAGES, loaded.original.bytes)
-    const bytes = await resizeImage(env.IMAGES, loaded.original.bytes, width, format)
-    const headers = new Headers({
-      'Content-Type': format,
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Original-Width': String(originalWidth),
-      'X-Original-Height': String(originalHeight),
-    })
-    const store = storeRendition(key, bytes.slice(), headers)
-    if (options.waitUntil) options.waitUntil(store)
-    else await store
-    return { bytes, contentType: format, originalWidth, originalHeight }
-  } catch {
-    return null
-  }
+  const loaded = await loadOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs })
+  if (!loaded.ok) throw new Error(loaded.reason)
+  const { bytes, format: sourceFormat } = loaded.original
+  if (sourceFormat === 'image/svg+xml') throw new Error('SVG images are never transformed')
+  const original = await checkedDimensions(env.IMAGES, bytes)
+  return { bytes: await resizeImage(env.IMAGES, bytes, width, format), original }
 }

@@ -7,7 +7,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
-import { IMAGE_WIDTHS, imageUrl } from '../../src/images'
+import { IMAGE_WIDTHS, imageUrl, renderPreview } from '../../src/images'
 import { MAX_ORIGINAL_BYTES } from '../../src/images/limits'
 import { fakeBackend, text, type Answer } from './support/fake-backend'
 import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
@@ -231,6 +231,23 @@ describe('GET /_image: an origin that misbehaves', () => {
     expect(bytes).toEqual(cameraJpeg)
     expect(sentry.events).toHaveLength(1)
     expect(sentry.events[0]?.tags).toMatchObject({ kind: 'backend', backend_key: 'images', image_stage: 'transform' })
+  })
+})
+
+describe('renderPreview (placeholders)', () => {
+  it('makes a 16 px WebP of a camera photo and tells its original size', async () => {
+    const origin = cms({ 'preview.jpg': serveBytes(cameraJpeg) })
+    const preview = await renderPreview(origin.bindings, origin.url('preview.jpg'), 16)
+    expect(preview.original).toEqual({ width: 4000, height: 3000 })
+    expect(await imageInfo(preview.bytes)).toEqual({ format: 'image/webp', width: 16, height: 12 })
+  })
+
+  it('refuses what the route refuses, saying why, without fetching it', async () => {
+    const seen = watchOrigin('https://evil.test')
+    await expect(renderPreview(env, 'https://evil.test/photo.jpg', 16)).rejects.toThrow('not an allowed image origin')
+    const origin = cms({ 'bomb.png': serveBytes(overLimitPng, 'image/png') })
+    await expect(renderPreview(origin.bindings, origin.url('bomb.png'), 16)).rejects.toThrow('15000×15000')
+    expect(seen).toEqual([])
   })
 })
 
