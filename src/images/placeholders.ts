@@ -2,9 +2,8 @@
  * Placeholders: what a photo's box shows before the photo arrives, so a phone on a slow network
  * sees the page's colours at once. Each is a 16-px-wide WebP of the image itself (about 150 bytes
  * as a data URI), which the browser stretches over the box: a blurred preview. Nobody makes them
- * by hand: they are computed at the edge from the original, fetched by the route's own loader
- * (./load-original.ts, the one place that downloads originals, with its allow-list and limits),
- * and kept in KV under `placeholder:v1:<source>`, one key per source, so a photo shared by three
+ * by hand: they are computed at the edge from the original by `renderPreview` (./preview.ts: the
+ * route's own allow-list, download and limits, so originals are fetched in one place), and kept in KV under `placeholder:v1:<source>`, one key per source, so a photo shared by three
  * languages and two pages is computed once, for every data centre.
  *
  * Pages read theirs in one KV call before rendering (`readPlaceholders`); the ones missing are
@@ -12,15 +11,12 @@
  * `warmPlaceholders` does both for the scheduled payload refresh, right after payloads change.
  */
 import type { Bindings } from '../env'
-import { loadOriginal } from './load-original'
-import { DEFAULT_ORIGIN_TIMEOUT_MS } from './limits'
-import { allowedOrigins, checkSource } from './source-policy'
-import { checkedDimensions, resizeImage } from './transform'
+import { renderPreview, type PreviewEnv } from './preview'
 
 /** A page's placeholders: source address -> data URI. */
 export type Placeholders = ReadonlyMap<string, string>
 
-type PlaceholderEnv = Pick<Bindings, 'CONTENT_CACHE' | 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS'>
+type PlaceholderEnv = PreviewEnv & Pick<Bindings, 'CONTENT_CACHE'>
 
 const KEY_PREFIX = 'placeholder:v1:'
 /** KV's longest key, in bytes. */
@@ -84,8 +80,8 @@ export async function computePlaceholders(env: PlaceholderEnv, missing: readonly
   const worker = async () => {
     for (let source = queue.shift(); source !== undefined; source = queue.shift()) {
       try {
-        const preview = await computePreview(env, source)
-        await env.CONTENT_CACHE.put(placeholderKey(source), preview, { expirationTtl: PREVIEW_TTL_SECONDS })
+        const { bytes } = await renderPreview(env, source, PREVIEW_WIDTH, 'image/webp')
+        await env.CONTENT_CACHE.put(placeholderKey(source), `data:image/webp;base64,${base64(bytes)}`, { expirationTtl: PREVIEW_TTL_SECONDS })
         failedAt.delete(source)
       } catch (error) {
         failedAt.set(source, Date.now())
@@ -96,25 +92,6 @@ export async function computePlaceholders(env: PlaceholderEnv, missing: readonly
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
-}
-
-/** The data URI of a tiny WebP of `source`. */
-async function computePreview(env: PlaceholderEnv, source: string): Promise<string> {
-  const origins = allowedOrigins(env)
-  const checked = checkSource(source, origins)
-  if (!checked.ok) throw new Error(checked.reason)
-  const timeout = Number(env.API_TIMEOUT_MS)
-  const loaded = await loadOriginal(checked.source, {
-    assets: env.ASSETS,
-    origins,
-    timeoutMs: timeout > 0 ? timeout : DEFAULT_ORIGIN_TIMEOUT_MS,
-  })
-  if (!loaded.ok) throw new Error(loaded.reason)
-  const { bytes, format } = loaded.original
-  if (format === 'image/svg+xml') throw new Error('an SVG has no placeholder')
-  await checkedDimensions(env.IMAGES, bytes)
-  const preview = await resizeImage(env.IMAGES, bytes, PREVIEW_WIDTH, 'image/webp')
-  return `data:image/webp;base64,${base64(preview)}`
 }
 
 function base64(bytes: Uint8Array): string {
