@@ -43,7 +43,8 @@ async function fetchAllowed(url: URL, origins: Set<string>, signal: AbortSignal)
     if (response.status < 300 || response.status >= 400 || !location) return response
     await response.body?.cancel()
     if (hop >= MAX_REDIRECTS) return failed('refused', `more than ${MAX_REDIRECTS} redirects`)
-    const next = new URL(location, current)
+    const next = URL.parse(location, current)
+    if (!next) return failed('refused', `redirect to an address that does not parse: ${location.slice(0, 100)}`)
     if (!isAllowedUrl(next, origins)) return failed('refused', `redirect to ${next.origin}, which is not an allowed image origin`)
     current = next
   }

@@ -32,6 +32,12 @@ export async function imageInfo(bytes: Uint8Array): Promise<{ format: string; wi
   return { format: info.format, width: info.width, height: info.height }
 }
 
+/** SHA-256 of `bytes` in hex: compares large images at once (a deep equality of 500 KB takes seconds). */
+export async function digestOf(bytes: Uint8Array): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+  return [...hash].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
 /** Base64 test bytes (vitest.config.ts TEST_IMAGES) as bytes. */
 export function decodeBase64(base64: string): Uint8Array {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
