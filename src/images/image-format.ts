@@ -21,12 +21,14 @@ export function sniffFormat(bytes: Uint8Array): SniffedFormat | null {
 }
 
 /**
- * AVIF when the browser accepts it, else WebP, else the source's own format (a GIF becomes a PNG
- * still: the binding does not encode GIF everywhere, and content photos are not animations).
+ * AVIF when the browser accepts it, else WebP, else the source's own format. A GIF becomes a PNG
+ * still (the binding does not encode GIF everywhere, and content photos are not animations); an
+ * AVIF or WebP source for a browser that takes neither becomes a JPEG, which every browser shows.
  */
 export function negotiateFormat(accept: string | undefined, source: RasterFormat): RasterFormat {
   const types = (accept ?? '').toLowerCase()
   if (/\bimage\/avif\b/.test(types)) return 'image/avif'
   if (/\bimage\/webp\b/.test(types)) return 'image/webp'
-  return source === 'image/gif' ? 'image/png' : source
+  if (source === 'image/gif') return 'image/png'
+  return source === 'image/avif' || source === 'image/webp' ? 'image/jpeg' : source
 }
