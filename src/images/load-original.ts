@@ -5,8 +5,9 @@
  * name), a size limit checked on Content-Length and counted while streaming, and the bytes sniffed
  * for an image format.
  */
+import type { Bindings } from '../env'
 import { sniffFormat, type SniffedFormat } from './image-format'
-import { MAX_ORIGINAL_BYTES, MAX_REDIRECTS } from './limits'
+import { DEFAULT_ORIGIN_TIMEOUT_MS, MAX_ORIGINAL_BYTES, MAX_REDIRECTS } from './limits'
 import { isAllowedUrl, type ImageSource } from './source-policy'
 
 export type Original = { bytes: Uint8Array; format: SniffedFormat }
@@ -20,6 +21,12 @@ export type LoadOptions = {
   assets: Fetcher
   origins: Set<string>
   timeoutMs: number
+}
+
+/** The download's time-out: API_TIMEOUT_MS, the backend's own, else 10 s. */
+export function originTimeoutMs(env: Pick<Bindings, 'API_TIMEOUT_MS'>): number {
+  const ms = Number(env.API_TIMEOUT_MS)
+  return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_ORIGIN_TIMEOUT_MS
 }
 
 export async function loadOriginal(source: ImageSource, options: LoadOptions): Promise<LoadResult> {

@@ -6,8 +6,7 @@
  */
 import type { Bindings } from '../env'
 import type { RasterFormat } from './image-format'
-import { DEFAULT_ORIGIN_TIMEOUT_MS } from './limits'
-import { loadOriginal } from './load-original'
+import { loadOriginal, originTimeoutMs } from './load-original'
 import { allowedOrigins, checkSource } from './source-policy'
 import { checkedDimensions, resizeImage, type Dimensions } from './transform'
 
@@ -29,8 +28,7 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   const origins = allowedOrigins(env)
   const checked = checkSource(src, origins)
   if (!checked.ok) throw new Error(checked.reason)
-  const timeoutMs = Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : DEFAULT_ORIGIN_TIMEOUT_MS
-  const loaded = await loadOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs })
+  const loaded = await loadOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: originTimeoutMs(env) })
   if (!loaded.ok) throw new Error(loaded.reason)
   const { bytes, format: sourceFormat } = loaded.original
   if (sourceFormat === 'image/svg+xml') throw new Error('SVG images are never transformed')

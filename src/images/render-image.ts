@@ -8,8 +8,7 @@ import type { Bindings } from '../env'
 import { renditionKey, readRendition, storeRendition } from './image-cache'
 import { negotiateFormat, type RasterFormat } from './image-format'
 import type { SlotFallback } from './image-url'
-import { DEFAULT_ORIGIN_TIMEOUT_MS } from './limits'
-import { loadOriginal, type LoadFailure } from './load-original'
+import { loadOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { allowedOrigins, checkSource } from './source-policy'
 import { checkedDimensions, OversizeImageError, resizeImage } from './transform'
 
@@ -45,7 +44,7 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   const cached = await readRendition(key)
   if (cached) return withHeaders(cached, { 'X-Image-Cache': 'hit' })
 
-  const loaded = await loadOriginal(check.source, { assets: env.ASSETS, origins, timeoutMs: originTimeout(env) })
+  const loaded = await loadOriginal(check.source, { assets: env.ASSETS, origins, timeoutMs: originTimeoutMs(env) })
   if (!loaded.ok) {
     if (loaded.failure === 'unavailable') context.report(new Error(`image origin: ${request.src}: ${loaded.reason}`), 'origin')
     return failedSource(request, context, loaded)
@@ -86,11 +85,6 @@ async function failedSource(request: RenderRequest, context: RenderContext, fail
     }
   }
   return textAnswer(failure.failure === 'refused' ? refusedStatus : 404, reason)
-}
-
-function originTimeout(env: Bindings): number {
-  const ms = Number(env.API_TIMEOUT_MS)
-  return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_ORIGIN_TIMEOUT_MS
 }
 
 function imageHeaders(format: RasterFormat, cacheControl: string): Headers {
