@@ -17,7 +17,9 @@ export type Dimensions = { width: number; height: number }
  * The original's pixel dimensions; throws OversizeImageError past MAX_SIDE or MAX_PIXELS, and when
  * the binding cannot read them (a header it refuses, such as sharp's own pixel limit locally).
  */
-export async function checkedDimensions(images: ImagesBinding, bytes: Uint8Array): Promise<Dimensions> {
+export async function checkedDimensions(images: ImagesBinding | undefined, bytes: Uint8Array): Promise<Dimensions> {
+  // Unbound is a configuration error, not a bad image: the route serves originals and reports it.
+  if (!images) throw new Error('the IMAGES binding is not configured (wrangler.toml [images])')
   const info = await images.info(streamOf(bytes)).catch((error: unknown) => {
     throw new OversizeImageError(`the original's header could not be read (${String(error)})`)
   })

@@ -17,6 +17,8 @@ const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const bombPng = decodeBase64(env.TEST_IMAGES.bombPng)
 const overLimitPng = decodeBase64(env.TEST_IMAGES.overLimitPng)
 const HERO = '/images/banners/home-hero-1.jpg'
+/** Real encodes of a 4000×3000 photo: seconds each on a busy 2-core machine, so more than the default 5 s. */
+const TRANSFORMS = { timeout: 30_000 }
 const BANNER_FALLBACK = '/default-banner.jpg'
 
 let cleanups: (() => void)[] = []
@@ -50,7 +52,7 @@ function watchOrigin(origin: string) {
   return seen
 }
 
-describe('GET /_image: the width ladder', () => {
+describe('GET /_image: the width ladder', TRANSFORMS, () => {
   it.each(IMAGE_WIDTHS)('serves a 4000×3000 camera photo %i px wide', async (width) => {
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) })
     const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), width), origin.bindings, ACCEPT.webp)
@@ -81,7 +83,7 @@ describe('GET /_image: the width ladder', () => {
   })
 })
 
-describe('GET /_image: formats', () => {
+describe('GET /_image: formats', TRANSFORMS, () => {
   it.each([
     ['AVIF to a browser that accepts it', ACCEPT.avif, 'image/avif'],
     ['WebP to a browser that accepts WebP but not AVIF', ACCEPT.webp, 'image/webp'],
@@ -101,7 +103,7 @@ describe('GET /_image: formats', () => {
   })
 })
 
-describe('GET /_image: caching', () => {
+describe('GET /_image: caching', TRANSFORMS, () => {
   it('marks a rendition cacheable for a year and serves the second request from the cache, without the origin', async () => {
     const origin = cms({ 'cached.jpg': serveBytes(cameraJpeg) })
     const path = imageUrl(origin.url('cached.jpg'), 480)
@@ -132,7 +134,7 @@ describe('GET /_image: caching', () => {
   })
 })
 
-describe('GET /_image: only allowed sources', () => {
+describe('GET /_image: only allowed sources', TRANSFORMS, () => {
   it.each([
     ['another origin', 'https://evil.test/photo.jpg'],
     ['a protocol-relative address', '//evil.test/photo.jpg'],
@@ -178,7 +180,7 @@ describe('GET /_image: only allowed sources', () => {
   })
 })
 
-describe('GET /_image: an origin that misbehaves', () => {
+describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
   it.each([
     ['an HTML page', 'page.jpg', () => new Response('<!doctype html><p>Login', { headers: { 'Content-Type': 'text/html' } }), 'not an image'],
     ['HTML labelled as a JPEG', 'liar.jpg', serveBytes(new TextEncoder().encode('<!doctype html><p>Error</p>')), 'not an image'],
@@ -242,7 +244,20 @@ describe('GET /_image: an origin that misbehaves', () => {
   })
 })
 
-describe('renderPreview (placeholders)', () => {
+describe('GET /_image: a worker deployed without the Images binding', TRANSFORMS, () => {
+  it('serves originals, briefly cached, and reports the missing binding', async () => {
+    const sentry = fakeSentry()
+    cleanups.push(sentry.restore)
+    const { response, bytes } = await fetchImage(imageUrl(HERO, 640), { ...(env as unknown as Bindings), SENTRY_DSN, IMAGES: undefined as unknown as ImagesBinding })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('X-Image-Outcome')).toBe('original')
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
+    expect(await digestOf(bytes)).toBe(await digestOf(await assetBytes(HERO)))
+    expect(sentry.events.map((event) => event.exception?.values?.at(-1)?.value)).toEqual([expect.stringContaining('IMAGES binding is not configured')])
+  })
+})
+
+describe('renderPreview (placeholders)', TRANSFORMS, () => {
   it('makes a 16 px WebP of a camera photo and tells its original size', async () => {
     const origin = cms({ 'preview.jpg': serveBytes(cameraJpeg) })
     const preview = await renderPreview(origin.bindings, origin.url('preview.jpg'), 16)
