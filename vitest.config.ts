@@ -19,7 +19,10 @@
  * content-service/migrations) and TEST_CONTENT_SEED (the SQL statements of
  * content-service/scripts/seed-sql.mjs, the same ones `npm run content:seed` runs); the site
  * project adds TEST_CONTENT_DB. TEST_CONTENT_MISSING_IMAGES lists seed images absent from public/
- * (checked in Node, asserted empty by a test). Types: tests/setup/env.d.ts.
+ * (checked in Node, asserted empty by a test). The site project adds TEST_IMAGES: image bytes the
+ * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
+ * 4000×3000 camera photo from scripts/camera-uploads/, and PNGs whose headers claim 60000×60000
+ * and 15000×15000 pixels: decompression bombs). Types: tests/setup/env.d.ts.
  *
  * The site worker imports src/generated/client-manifest.ts, written by the [build] step
  * (scripts/build-client.mjs), which the plugin does not run: when the manifest is missing, this
@@ -34,6 +37,8 @@ import { build } from 'esbuild'
 import { unstable_readConfig } from 'wrangler'
 import { defineConfig } from 'vitest/config'
 import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
+import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
+import { bombPng } from './tests/setup/bomb-png.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
@@ -49,6 +54,15 @@ const testBindings = {
   TEST_CONTENT_MIGRATIONS: await readD1Migrations(at('content-service/migrations')),
   TEST_CONTENT_SEED: buildSeedStatements(seed),
   TEST_CONTENT_MISSING_IMAGES: findMissingImages(seed),
+}
+
+/** Base64, since test bindings are JSON. */
+const testImages = {
+  TEST_IMAGES: {
+    cameraJpeg: (await cameraPhoto('test-camera-photo', { width: 4000, height: 3000, noise: 4, quality: 80 })).toString('base64'),
+    bombPng: bombPng(60_000, 60_000).toString('base64'),
+    overLimitPng: bombPng(15_000, 15_000).toString('base64'),
+  },
 }
 
 /** The content service as one ES module file, for the site project's auxiliary worker. */
@@ -104,7 +118,7 @@ export default defineConfig({
             remoteBindings: false,
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
-              bindings: testBindings,
+              bindings: { ...testBindings, ...testImages },
               d1Databases: { TEST_CONTENT_DB: contentDbId },
               workers: [
                 {

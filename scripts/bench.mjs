@@ -19,8 +19,16 @@
  *    down during the run weighs on every target alike; the ratio's spread over the rounds is
  *    printed with it.
  * 4. Prints the HTML, CSS and JS bytes (gzip) of all 4 pages in all 3 languages.
+ * 5. Images (scripts/bench-images.mjs), for the bundled content and then for camera uploads (a
+ *    second site under `wrangler dev` whose API_HOST is the camera-uploads backend,
+ *    scripts/camera-uploads/: 4000×3000 JPEGs of 2–6 MB): the image bytes a phone (375 px, DPR 2)
+ *    receives scrolling each of the 12 pages and the largest oversize ratio, then Lighthouse on
+ *    BENCH_IMAGE_LIGHTHOUSE_PATH (default `/` and `/en/about`). Each site is visited once before
+ *    it is measured, so the route's transforms are cached as they are at the edge after a photo's
+ *    first visitor (the first transform of a 4000-px photo is local sharp CPU time, not a visit).
  *
- * BENCH_SKIP_LIGHTHOUSE=1 skips step 2; BENCH_ONLY=lighthouse runs step 2 alone;
+ * BENCH_SKIP_LIGHTHOUSE=1 skips step 2 (and Lighthouse in step 5); BENCH_ONLY=lighthouse runs step 2
+ * alone; BENCH_ONLY=images runs step 5 alone; BENCH_SKIP_IMAGES=1 skips step 5;
  * BENCH_LIGHTHOUSE_PATH=/ru/contact-us points it at another page, or at several, comma-separated
  * (BENCH_LIGHTHOUSE_PATH=/,/ru/about), with a summary of their median runs at the end.
  * Everything stays on 127.0.0.1.
@@ -36,11 +44,16 @@ import autocannon from 'autocannon'
 import lighthouse from 'lighthouse'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
 import { findRuntimeOrigin, freePort, processesOf, ROOT, startSite } from './local-site.mjs'
+import { imageVerdict, measureImages } from './bench-images.mjs'
+import { startCameraBackend } from './camera-uploads/server.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 5
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
+const ONLY_IMAGES = process.env.BENCH_ONLY === 'images'
+/** The pages Lighthouse loads in step 5, for each content. */
+const IMAGE_LIGHTHOUSE_PATHS = (process.env.BENCH_IMAGE_LIGHTHOUSE_PATH || '/,/en/about').split(',').map((page) => page.trim()).filter(Boolean)
 /** The pages Lighthouse loads: the home page, which the issue's target names, unless set. */
 const LIGHTHOUSE_PATHS = (process.env.BENCH_LIGHTHOUSE_PATH || '/').split(',').map((page) => page.trim()).filter(Boolean)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10
@@ -64,7 +77,9 @@ const site = await startSite({
 })
 try {
   // Lighthouse first (step 2): it times the page, not the bench's own load.
-  if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
+  if (ONLY_IMAGES) {
+    // Step 5 alone.
+  } else if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
   else {
     const medians = []
     for (const pagePath of LIGHTHOUSE_PATHS) {
@@ -77,7 +92,8 @@ try {
       console.table(medians)
     }
   }
-  if (!ONLY_LIGHTHOUSE) await measureServing(site)
+  if (!ONLY_LIGHTHOUSE && !ONLY_IMAGES) await measureServing(site)
+  if (ONLY_IMAGES || (!ONLY_LIGHTHOUSE && !process.env.BENCH_SKIP_IMAGES)) await measureImageScenarios(site)
 } catch (error) {
   await site.stop()
   fail(error)
@@ -149,6 +165,38 @@ async function measureServing(site) {
   console.log('plus the islands\' stylesheets; JS is everything the page can run: the entry, the hydration')
   console.log('runtime and the islands it renders, all loaded after the load event (the carousel on scroll).\n')
   console.table(await pageWeights(origin))
+}
+
+/** Step 5: images on a phone and Lighthouse, for the bundled content, then for camera uploads. */
+async function measureImageScenarios(site) {
+  const paths = PREFIXES.flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+  await imageFigures('bundled content', site.origin, paths)
+  const backend = await startCameraBackend({ port: 0 })
+  const camera = await startSite({
+    vars: { API_HOST: backend.origin },
+    production: true,
+    persistTo: path.join(ROOT, '.wrangler/bench/camera-state'),
+    logFile: path.join(ROOT, '.wrangler/bench/wrangler-camera.log'),
+  })
+  try {
+    await imageFigures(`camera uploads (CMS at ${backend.origin})`, camera.origin, paths)
+  } finally {
+    await camera.stop()
+    await backend.close()
+  }
+}
+
+async function imageFigures(content, origin, paths) {
+  console.log(`\nImages on a phone (375 px, DPR 2, empty browser cache), ${content}; visiting every page once first...`)
+  await measureImages(origin, paths)
+  const rows = await measureImages(origin, paths)
+  console.table(rows)
+  console.log(`${content}: ${imageVerdict(rows)}`)
+  if (process.env.BENCH_SKIP_LIGHTHOUSE) return
+  const medians = []
+  for (const pagePath of IMAGE_LIGHTHOUSE_PATHS) medians.push({ content, page: pagePath, ...(await runLighthouse(new URL(pagePath, origin).href)) })
+  console.log(`\nLighthouse, ${content}, the median run of each page:`)
+  console.table(medians)
 }
 
 /** How many times slower `page` is than `floor`, over all rounds, and the spread of the rounds. */
@@ -294,6 +342,7 @@ async function runLighthouse(url) {
     'LCP ms': Math.round(audit(lhr, 'largest-contentful-paint')),
     'TBT ms': Math.round(audit(lhr, 'total-blocking-time')),
     CLS: audit(lhr, 'cumulative-layout-shift').toFixed(3),
+    'bytes KB': Math.round(audit(lhr, 'total-byte-weight') / 1024),
   })
   // The median run by performance score, then by LCP: Lighthouse's own advice for variable scores.
   const ranked = [...runs].sort((a, b) => score(a, 'performance') - score(b, 'performance') || audit(b, 'largest-contentful-paint') - audit(a, 'largest-contentful-paint'))

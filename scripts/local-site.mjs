@@ -157,7 +157,11 @@ export function processesOf(processGroup) {
   return found
 }
 
-/** The TCP ports that the workerd processes of a process group listen on (from /proc). */
+/**
+ * The TCP ports that the workerd processes of a process group listen on (from /proc).
+ * @param {number} processGroup
+ * @returns {number[]}
+ */
 function listeningPorts(processGroup) {
   const sockets = new Set()
   for (const { pid } of processesOf(processGroup)) {
@@ -176,7 +180,7 @@ function listeningPorts(processGroup) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/)
       // local_address is ADDRESS:PORT in hex; state 0A is LISTEN; field 9 is the socket's inode.
-      if (fields[3] === '0A' && sockets.has(fields[9])) ports.add(parseInt(fields[1].split(':')[1], 16))
+      if (fields[3] === '0A' && sockets.has(fields[9])) ports.add(parseInt(fields[1]?.split(':')[1] ?? '', 16))
     }
   }
   return [...ports]

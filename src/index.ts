@@ -9,6 +9,7 @@ import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { contact } from './routes/contact'
+import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
 import { PAGE_PATHS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
 import { publish } from './routes/publish'
@@ -20,6 +21,8 @@ import { renderer } from './views/renderer'
 export const app = new Hono<AppEnv>()
 
 app.use('*', securityHeaders())
+// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
+app.route('/', images)
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
 app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))

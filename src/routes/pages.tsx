@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
+import { placeholdersFor } from '../images/page-placeholders'
 import { localizePath } from '../shared/languages'
 import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
 import { NAV_PAGES } from '../views/layout/navbar'
@@ -29,19 +30,22 @@ export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
 pages.get('/', async (c) => {
   const content = contentFor(c)
   const [shell, home] = await Promise.all([loadShell(c, content), content.homePage()])
-  return c.render(<HomePage lng={c.var.lng} home={home} />, { shell })
+  const placeholders = await placeholdersFor(c, [home])
+  return c.render(<HomePage lng={c.var.lng} home={home} />, { shell, placeholders })
 })
 
 pages.get('/about', async (c) => {
   const content = contentFor(c)
   const [shell, about] = await Promise.all([loadShell(c, content), content.aboutPage()])
-  return c.render(<AboutPage lng={c.var.lng} about={about} />, { shell })
+  const placeholders = await placeholdersFor(c, [about])
+  return c.render(<AboutPage lng={c.var.lng} about={about} />, { shell, placeholders })
 })
 
 pages.get('/enterprises', async (c) => {
   const content = contentFor(c)
   const [shell, page] = await Promise.all([loadShell(c, content), content.enterprisesPage()])
-  return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell })
+  const placeholders = await placeholdersFor(c, [page])
+  return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell, placeholders })
 })
 
 pages.get('/contact-us', (c) => renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}))
@@ -54,8 +58,9 @@ pages.get('/enterprise-detail', (c) => c.redirect(localizePath('/enterprises', c
 export async function renderContactPage(c: Context<AppEnv>, form: ContactFormState) {
   const shell = await loadShell(c, contentFor(c))
   const contact = shell.contact!
+  const placeholders = await placeholdersFor(c, [contact])
   const area = <ContactFormArea lng={c.var.lng} contact={contact} state={form} />
-  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, { shell })
+  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, { shell, placeholders })
 }
 
 /** Navbar, contact and meta data for the layout (spec section 2: all three, or the error view). */

@@ -5,13 +5,15 @@
  * sections) and once with the sparse sample payloads (the fallbacks).
  *
  * html-validate runs in workerd through its browser build, which takes its config as an object.
- * .htmlvalidate.json extends the recommended and document presets, and changes five rules:
+ * .htmlvalidate.json extends the recommended and document presets, and changes six rules:
  * - four follow React's serializer, all valid HTML: void elements written `<meta/>` (void-style),
  *   React's camel-case attributes `charSet`, `hrefLang`, `fetchPriority` (attr-case; attribute names
  *   are case-insensitive), and boolean or empty attributes written `hidden=""`
  *   (attribute-boolean-style, attribute-empty-style);
  * - require-sri asks for `integrity` only on cross-origin files: ours are same-origin with
- *   content-hashed names.
+ *   content-hashed names;
+ * - no-inline-style also allows `background`: a photo's placeholder, computed per image at the
+ *   edge, is painted as its <img>'s inline background (src/views/components/image.tsx).
  */
 import { HtmlValidate, StaticConfigLoader, type ConfigData, type Message } from 'html-validate/browser'
 import { afterEach, describe, expect, it, vi } from 'vitest'

@@ -10,7 +10,7 @@ import { AboutPageSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { AboutPage } from '../../src/views/pages/about-page'
-import { headingLevels, headingsInOrder, pageProblems, renderView, select, selectOne } from './support/views'
+import { headingLevels, headingsInOrder, imageSource, pageProblems, renderView, select, selectOne } from './support/views'
 import { fetchPage } from './support/worker'
 
 const full = {
@@ -60,7 +60,7 @@ describe('about page view', () => {
   it('shows the title, description and the optional quote image and text', async () => {
     const html = render('en')
     expect((await selectOne(html, '#about-intro-title'))?.text).toBe('Who we are')
-    expect((await selectOne(html, '.quote-card__image'))?.attrs.src).toBe('/images/quote.jpg')
+    expect(imageSource((await selectOne(html, '.quote-card__image'))?.attrs.src ?? '')).toBe('/images/quote.jpg')
     expect((await selectOne(html, '.quote-card__text'))?.text).toBe('We build for generations.')
   })
 
@@ -69,8 +69,8 @@ describe('about page view', () => {
   })
 
   it('shows the second banner full width, with /default-banner.jpg as its fallback', async () => {
-    expect((await selectOne(render('en'), '.wide-banner__image'))?.attrs.src).toBe('/images/wide.jpg')
-    expect((await selectOne(render('en', { ...full, secondBanner: null }), '.wide-banner__image'))?.attrs.src).toBe('/default-banner.jpg')
+    expect(imageSource((await selectOne(render('en'), '.wide-banner__image'))?.attrs.src ?? '')).toBe('/images/wide.jpg')
+    expect(imageSource((await selectOne(render('en', { ...full, secondBanner: null }), '.wide-banner__image'))?.attrs.src ?? '')).toBe('/default-banner.jpg')
   })
 
   it('skips mission cards with neither title nor description, and unsafe links in the description', async () => {
@@ -104,7 +104,7 @@ describe('about page view', () => {
   it('renders an empty payload as banner and fallback wide banner only', async () => {
     const html = render('en', {})
     expect(headingLevels(html)).toEqual([1])
-    expect((await select(html, 'img')).map((image) => image.attrs.src)).toEqual(['/default-banner.jpg', '/default-banner.jpg'])
+    expect((await select(html, 'img')).map((image) => imageSource(image.attrs.src ?? ''))).toEqual(['/default-banner.jpg', '/default-banner.jpg'])
   })
 })
 
@@ -120,7 +120,7 @@ describe('about page served from the seeded reference service', () => {
     expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
     expect(headingsInOrder(headingLevels(html))).toBe(true)
     expect(await select(html, '.quote-card__text')).toHaveLength(1)
-    expect((await selectOne(html, '.wide-banner__image'))?.attrs.src).toBe(seed.secondBanner.img)
+    expect(imageSource((await selectOne(html, '.wide-banner__image'))?.attrs.src ?? '')).toBe(seed.secondBanner.img)
     expect(await select(html, '.mission-card')).toHaveLength(seed.missions.length)
     expect(await select(html, '.partner__link[target="_blank"]')).toHaveLength(seed.thirdBanner.length)
     expect(await pageProblems(html, lng)).toEqual([])

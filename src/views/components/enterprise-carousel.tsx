@@ -11,7 +11,7 @@ import type { EnterpriseItem } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { LinkContext } from './button-link'
 import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
-import { FALLBACK, imageSrc } from './image'
+import { FALLBACK, Image, imageSrc } from './image'
 import { localizeHtml } from './rich-text'
 import { resolveLink } from './smart-link'
 import type { CarouselProps } from '../../../client/islands/carousel'
@@ -22,6 +22,7 @@ export type EnterpriseSlide = {
   title: string
   /** Sanitized HTML. */
   html: string
+  /** The photo's address, or '' for the bundled enterprise image. */
   image: string
   href: string
   external: boolean
@@ -37,7 +38,7 @@ export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMor
       id: String(item.id || index),
       title: pick(item, 'title'),
       html: localizeHtml(pick(item, 'description'), lng),
-      image: imageSrc(item.img, FALLBACK.enterprise),
+      image: imageSrc(item.img),
       href: link.href,
       external: link.external,
       button: pick(item, 'btnName') || learnMore,
@@ -64,7 +65,7 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
         {slides.map((slide) => (
           <li key={slide.id} className="carousel__slide">
             <article className="enterprise-card">
-              <img className="enterprise-card__image" src={slide.image} alt={slide.title} width={640} height={440} loading="lazy" decoding="async" />
+              <Image className="enterprise-card__image" src={slide.image} fallback={FALLBACK.enterprise} alt={slide.title} width={640} height={440} layout="card" />
               <div className="enterprise-card__body">
                 {slide.title ? <h3 className="enterprise-card__title">{slide.title}</h3> : null}
                 <div className="rich-text enterprise-card__text" dangerouslySetInnerHTML={{ __html: slide.html }} />

@@ -35,12 +35,12 @@ export function EnterpriseRow({ lng, pick, item, index, headingLevel }: Enterpri
   return (
     <article className={index % 2 === 1 ? 'feature-row feature-row--reverse' : 'feature-row'}>
       <div className="feature-row__media">
-        <Image src={item.img} fallback={FALLBACK.enterprise} alt={title} width={800} height={600} />
+        <Image src={item.img} fallback={FALLBACK.enterprise} alt={title} width={800} height={600} layout="split" />
       </div>
       <div className="feature-row__body">
         {item.icon.trim() ? (
           <SmartLink className="feature-row__icon" href={item.iconLink} lng={lng} label={title || undefined}>
-            <Image src={item.icon} alt="" width={56} height={56} />
+            <Image src={item.icon} alt="" width={56} height={56} layout="rowIcon" />
           </SmartLink>
         ) : null}
         {title ? <Heading className="feature-row__title">{title}</Heading> : null}

@@ -1,49 +1,80 @@
 /**
- * Every content image goes through here: explicit width and height (the box is reserved before the
- * file arrives), lazy loading below the fold, high fetch priority for the hero, and a bundled
- * fallback when the CMS gives no usable address.
+ * Every content image goes through here. It points at the site's image route (src/images/image-url.ts),
+ * never at the original: `srcset` over the widths its layout can need and `sizes` saying how wide it
+ * is displayed (./image-layouts.ts), so a phone fetches a phone-sized AVIF or WebP. Explicit width
+ * and height reserve the box before the file arrives (CLS 0); below the fold it loads lazily; the
+ * page's largest paint is eager with high priority, which React also preloads from the head
+ * (an eager <img> becomes `<link rel="preload" as="image" imagesrcset imagesizes>`). Photos paint a
+ * placeholder computed from the image itself (src/images/placeholders.ts) until they arrive.
  */
-import { safeHref } from '../../content/sanitize-html'
+import { createContext, useContext, type CSSProperties } from 'react'
+import { imageSrc, isVector } from '../../images/image-source'
+import { IMAGE_WIDTHS, imageUrl, type SlotFallback } from '../../images/image-url'
+import type { Placeholders } from '../../images/placeholders'
+import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from './image-layouts'
 
-/** Bundled fallbacks (spec section 9). */
+export { imageSrc } from '../../images/image-source'
+
+/** Bundled fallbacks (spec section 9); the image route serves these when a source fails. */
 export const FALLBACK = {
   banner: '/default-banner.jpg',
   about: '/default-about.jpg',
   enterprise: '/default-enterprise.jpg',
   serviceIcon: '/default-service-icon.png',
-} as const
+} as const satisfies Record<string, SlotFallback>
 
-/** A usable image address: http(s) or site-relative; anything else is '' (data:, javascript:). */
-export function imageSrc(src: string, fallback = ''): string {
-  const safe = src.trim() ? safeHref(src) : null
-  return safe && !/^(mailto|tel):/i.test(safe) ? safe : fallback
-}
+/** The page's placeholders by source, read before rendering (src/routes/pages.tsx). */
+export const PlaceholdersContext = createContext<Placeholders>(new Map())
 
 type ImageProps = {
   src: string
-  fallback?: string
+  fallback?: SlotFallback
+  /** Empty for decoration, or when a visible caption beside the image already says it. */
   alt: string
+  /** Intrinsic size: only the aspect ratio matters, the stylesheet sets the displayed size. */
   width: number
   height: number
+  /** Where it sits, hence how wide it is displayed. */
+  layout: ImageLayoutName
   className?: string
   /** The page's largest paint: fetched first, never lazy. */
   priority?: boolean
 }
 
 /** An <img>, or nothing when there is neither an address nor a fallback. */
-export function Image({ src, fallback, alt, width, height, className, priority = false }: ImageProps) {
-  const url = imageSrc(src, fallback)
-  if (!url) return null
+export function Image({ src, fallback, alt, width, height, layout, className, priority = false }: ImageProps) {
+  const placeholders = useContext(PlaceholdersContext)
+  const source = imageSrc(src, fallback)
+  if (!source) return null
+  // The fallback is the source itself when the CMS gave none; the route needs no second one then.
+  const slotFallback = source === fallback ? undefined : fallback
+  const { sizes, placeholder } = IMAGE_LAYOUTS[layout]
+  const widths = isVector(source) ? [IMAGE_WIDTHS[0]] : widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS)
+  const preview = placeholder ? placeholders.get(source) : undefined
   return (
     <img
       className={className}
-      src={url}
+      src={imageUrl(source, widths[Math.floor((widths.length - 1) / 2)]!, slotFallback)}
+      srcSet={widths.map((w) => `${imageUrl(source, w, slotFallback)} ${w}w`).join(', ')}
+      sizes={sizes}
       alt={alt}
       width={width}
       height={height}
       loading={priority ? 'eager' : 'lazy'}
       decoding="async"
       fetchPriority={priority ? 'high' : undefined}
+      style={preview ? placeholderStyle(preview) : undefined}
     />
   )
+}
+
+/**
+ * The tiny preview stretched over the box as object-fit: cover stretches the photo, which then
+ * paints over it. One `background` declaration, the only inline style .htmlvalidate.json allows.
+ * The attribute holds no ';' for a declaration splitter (html-validate's, for one) to cut the URL
+ * at: the URL is unquoted (quotes would be written `&quot;`), which base64 allows, and the data
+ * URI's own ';' is the CSS escape `\3b ` (the same URL once parsed).
+ */
+function placeholderStyle(preview: string): CSSProperties {
+  return { background: `center / cover no-repeat url(${preview.replaceAll(';', '\\3b ')})` }
 }

@@ -41,7 +41,7 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
             </div>
             {hasText(quote) || about.titleDescSection.img.trim() ? (
               <figure className="quote-card">
-                <Image className="quote-card__image" src={about.titleDescSection.img} alt={title} width={640} height={480} />
+                <Image className="quote-card__image" src={about.titleDescSection.img} alt={title} width={640} height={480} layout="quote" />
                 {hasText(quote) ? (
                   <blockquote className="quote-card__text">
                     <RichText html={quote} lng={lng} />
@@ -60,6 +60,7 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
           alt={pick(about, 'titleMission') || title || bannerTitle}
           width={1920}
           height={720}
+          layout="banner"
         />
       </div>
       <AboutMission lng={lng} pick={pick} about={about} />

@@ -31,7 +31,7 @@ export function ContactPage({ lng, contact, form }: ContactPageProps) {
         <div className={sideImage ? 'container contact-layout contact-layout--split' : 'container contact-layout contact-layout--centred'}>
           {sideImage ? (
             <div className="contact-layout__media">
-              <Image className="contact-layout__image" src={sideImage} alt={title} width={720} height={880} />
+              <Image className="contact-layout__image" src={sideImage} alt={title} width={720} height={880} layout="contact" />
             </div>
           ) : null}
           <div className="contact-form-area">{form}</div>

@@ -32,7 +32,7 @@ export function AboutMission({ lng, pick, about }: AboutMissionProps) {
               const cardTitle = pick(card, 'title')
               return (
                 <li key={String(card.id || index)} className="mission-card">
-                  <Image className="mission-card__image" src={card.img} alt={cardTitle} width={480} height={300} />
+                  <Image className="mission-card__image" src={card.img} alt={cardTitle} width={480} height={300} layout="mission" />
                   {cardTitle ? <h3 className="mission-card__title">{cardTitle}</h3> : null}
                   <RichText html={pick(card, 'description')} lng={lng} className="rich-text mission-card__text" />
                 </li>

@@ -15,7 +15,7 @@ export function AboutPartners({ lng, pick, about, t }: AboutPartnersProps) {
   if (!hasText(description) && partners.length === 0) return null
   return (
     <section className="section about-partners" aria-labelledby="partners-title">
-      <Image className="about-partners__background" src={about.thirdImage.img} alt="" width={1920} height={1080} />
+      <Image className="about-partners__background" src={about.thirdImage.img} alt="" width={1920} height={1080} layout="banner" />
       <div className="container about-partners__content">
         <h2 id="partners-title" className="section-heading__title">
           {t('ui.partners')}
@@ -29,7 +29,7 @@ export function AboutPartners({ lng, pick, about, t }: AboutPartnersProps) {
                 <li key={String(partner.id || index)} className="partner">
                   <SmartLink className="partner__link" href={partner.imgLink} lng={lng} label={name || undefined}>
                     {imageSrc(partner.img) ? (
-                      <Image className="partner__logo" src={partner.img} alt={name} width={160} height={80} />
+                      <Image className="partner__logo" src={partner.img} alt={name} width={160} height={80} layout="partner" />
                     ) : (
                       <span className="partner__name">{name}</span>
                     )}

@@ -22,7 +22,8 @@ export function HomeFounders({ lng, pick, home, t }: HomeFoundersProps) {
             return (
               <li key={String(founder.id || index)} className="founder">
                 {photo ? (
-                  <Image className="founder__photo" src={photo} alt={name} width={200} height={200} />
+                  // The name is the caption right below: an alt repeating it is read twice (axe image-redundant-alt).
+                  <Image className="founder__photo" src={photo} alt="" width={200} height={200} layout="founder" />
                 ) : (
                   // No photo: the initials in the same round frame.
                   <span className="founder__photo founder__photo--initials" aria-hidden="true">

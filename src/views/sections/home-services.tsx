@@ -28,7 +28,7 @@ export function HomeServices({ lng, pick, home, t }: HomeServicesProps) {
             const title = pick(service, 'title')
             return (
               <li key={index} className="service-card">
-                <Image className="service-card__icon" src={service.img} fallback={FALLBACK.serviceIcon} alt="" width={64} height={64} />
+                <Image className="service-card__icon" src={service.img} fallback={FALLBACK.serviceIcon} alt="" width={64} height={64} layout="serviceIcon" />
                 <h3 className="service-card__title">
                   <SmartLink href={SERVICES_LINK} lng={lng}>
                     {title}

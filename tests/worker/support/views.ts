@@ -89,6 +89,8 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
   const images = await select(html, 'main img')
   images.forEach(({ attrs }, index) => {
     if (!attrs.src) problems.push(`image ${index} without src`)
+    if (!imageSource(attrs.src ?? '')) problems.push(`image not served by the image route: ${attrs.src}`)
+    if (!attrs.srcset || !attrs.sizes) problems.push(`image without srcset and sizes: ${attrs.src}`)
     if (!(Number(attrs.width) > 0 && Number(attrs.height) > 0)) problems.push(`image without sizes: ${attrs.src}`)
     if (attrs.alt === undefined) problems.push(`image without alt: ${attrs.src}`)
     const hero = Boolean(attrs.class?.includes('page-banner__image'))
@@ -97,4 +99,10 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
   })
   if (!images[0]?.attrs.class?.includes('page-banner__image')) problems.push('the first image is not the banner')
   return problems
+}
+
+/** The source an image route address (`/_image?src=…&w=…`) serves, or '' for any other address. */
+export function imageSource(url: string): string {
+  const parsed = new URL(url, 'http://localhost')
+  return parsed.pathname === '/_image' ? (parsed.searchParams.get('src') ?? '') : ''
 }

@@ -1,0 +1,156 @@
+/**
+ * The "camera uploads" content backend: spec section 7 on 127.0.0.1, answering the bundled seed's
+ * payloads (content-service/seed/*.json, read by the same readSeed the reference service is seeded
+ * with) with every content image replaced by an absolute address on this backend's own origin,
+ * /uploads/<name>.jpg|png, serving a large generated photo (./photos.mjs): JPEG slots get
+ * 4000×3000 JPEGs of 2–6 MB (founders' portraits 3000×4000), PNG slots (icons, logos) 1600×1600
+ * PNGs. Photos are generated once per machine (.wrangler/camera-uploads/) before it listens.
+ *
+ * Run the site on it (two terminals):
+ *   npm run camera-backend                         # prints its origin, e.g. http://127.0.0.1:8790
+ *   npx wrangler dev --var API_HOST:http://127.0.0.1:8790
+ * (`npm run camera-backend -- --port 9000` picks another port.)
+ *
+ * From tests and the bench:
+ *   import { startCameraBackend } from '../scripts/camera-uploads/server.mjs'
+ *   const backend = await startCameraBackend({ port: 0 })   // 0: any free port
+ *   backend.origin   // 'http://127.0.0.1:<port>': pass as API_HOST
+ *   backend.photos   // Map '/uploads/<name>' -> { file, bytes, width, height }
+ *   await backend.close()
+ *
+ * Every answer is logged nowhere and nothing is fetched from outside; POST messages answers 200.
+ */
+import { createReadStream, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
+import { cameraPhotoPath } from './photos.mjs'
+
+/** Payload fields that hold an image address (shared/spec/payload-fields.md). */
+const IMAGE_FIELDS = new Set(['img', 'icon', 'firstBanner', 'secondBanner', 'image'])
+const IMAGE_PATH = /^\/[^/].*\.(jpe?g|png|webp)$/i
+
+/** Call name (spec section 7) -> seed file slug. */
+const PAGE_CALLS = {
+  'get-home-page': 'home',
+  'get-about-page': 'about',
+  'get-enterprises-page': 'enterprises',
+  'contact-us': 'contact-us',
+  'navbar-data': 'navbar',
+}
+
+/**
+ * @param {{ port?: number, host?: string }} [options]
+ * @returns {Promise<{ origin: string, photos: Map<string, { file: string, bytes: number, width: number, height: number }>, close: () => Promise<void> }>}
+ */
+export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) {
+  const seed = readSeed()
+  const uploads = uploadNames(seed)
+  const photos = await generatePhotos(uploads)
+  let origin = ''
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://camera.local')
+    const photo = photos.get(url.pathname)
+    if (photo && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.writeHead(200, { 'Content-Type': photo.type, 'Content-Length': photo.bytes, 'Cache-Control': 'public, max-age=31536000' })
+      if (request.method === 'HEAD') return response.end()
+      return createReadStream(photo.file).pipe(response)
+    }
+    const match = /^\/api\/[^/]+\/([^/]+)$/.exec(url.pathname)
+    const call = match?.[1] ?? ''
+    if (request.method === 'POST' && call === 'messages') {
+      request.resume()
+      return request.on('end', () => json(response, 200, { message: 'Message received' }))
+    }
+    if (request.method !== 'GET') return json(response, 405, { message: `${request.method} is not served` })
+    if (call in PAGE_CALLS) return json(response, 200, { payload: withUploads(seed.pages[PAGE_CALLS[call]], uploads, origin) })
+    if (call === 'page-meta-data') {
+      const page = url.searchParams.get('page') ?? ''
+      const meta = seed.pageMeta[page]
+      return meta ? json(response, 200, { payload: withUploads(meta, uploads, origin) }) : json(response, 404, { message: `No meta data for page "${page}"` })
+    }
+    return json(response, 404, { message: `Not found: ${url.pathname}` })
+  })
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, resolve)
+  })
+  const address = server.address()
+  origin = `http://${host}:${typeof address === 'object' && address ? address.port : port}`
+  return {
+    origin,
+    photos,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+  }
+}
+
+/** Seed image path -> upload path, e.g. /images/banners/home-hero-1.jpg -> /uploads/banners-home-hero-1.jpg. */
+function uploadNames(seed) {
+  const names = new Map()
+  visit(seed, '', (value) => {
+    const extension = path.extname(value).toLowerCase() === '.png' ? 'png' : 'jpg'
+    const stem = value.replace(/^\/images\//, '').replace(/\.[a-z]+$/i, '').replace(/[^a-z0-9]+/gi, '-')
+    names.set(value, `/uploads/${stem}.${extension}`)
+  })
+  return names
+}
+
+/** Generates (or finds) every photo, two at a time. */
+async function generatePhotos(uploads) {
+  const photos = new Map()
+  const queue = [...new Set(uploads.values())]
+  const worker = async () => {
+    for (let upload = queue.shift(); upload; upload = queue.shift()) {
+      const png = upload.endsWith('.png')
+      const portrait = upload.startsWith('/uploads/founders-')
+      const size = png ? { width: 1600, height: 1600, noise: 6 } : portrait ? { width: 3000, height: 4000 } : { width: 4000, height: 3000 }
+      const file = await cameraPhotoPath(upload.slice('/uploads/'.length), { ...size, format: png ? 'png' : 'jpeg' })
+        photos.set(upload, { file, bytes: statSync(file).size, width: size.width, height: size.height, type: png ? 'image/png' : 'image/jpeg' })
+    }
+  }
+  await Promise.all([worker(), worker()])
+  return photos
+}
+
+/** A copy of `payload` with each image address replaced by its upload's absolute address. */
+function withUploads(payload, uploads, origin) {
+  return JSON.parse(JSON.stringify(payload), function (key, value) {
+    return typeof value === 'string' && IMAGE_FIELDS.has(key) && uploads.has(value) ? `${origin}${uploads.get(value)}` : value
+  })
+}
+
+function visit(value, key, found) {
+  if (typeof value === 'string') {
+    if (IMAGE_FIELDS.has(key) && IMAGE_PATH.test(value)) found(value)
+  } else if (Array.isArray(value)) {
+    for (const item of value) visit(item, key, found)
+  } else if (value && typeof value === 'object') {
+    for (const [childKey, child] of Object.entries(value)) visit(child, childKey, found)
+  }
+}
+
+function json(response, status, body) {
+  const text = JSON.stringify(body)
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+  response.end(text)
+}
+
+// CLI: node scripts/camera-uploads/server.mjs [--port 8790]
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const flag = process.argv.indexOf('--port')
+  const port = flag > 0 ? Number(process.argv[flag + 1]) : 8790
+  console.log('camera uploads: generating photos (once per machine)...')
+  const backend = await startCameraBackend({ port })
+  const total = [...backend.photos.values()].reduce((sum, photo) => sum + photo.bytes, 0)
+  console.log(`camera uploads: ${backend.photos.size} photos, ${(total / 1e6).toFixed(1)} MB, at ${backend.origin}`)
+  console.log(`run the site on it:  npx wrangler dev --var API_HOST:${backend.origin}`)
+  const stop = () => backend.close().then(() => process.exit(0))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

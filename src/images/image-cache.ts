@@ -1,0 +1,29 @@
+/**
+ * Transformed images in the Cache API, keyed by what determines their bytes: the source, the width
+ * and the output format class (avif | webp | original). It works the same under `wrangler dev`, in
+ * the tests and in every data centre; Workers Cache in front of the worker, when enabled, honours
+ * the same Cache-Control and `Vary: Accept` and adds tiering across data centres.
+ */
+
+/** The Cache API request for one rendition. `origin` is the site's (Cache API keys are URLs). */
+export function renditionKey(origin: string, kind: string, width: number, src: string): Request {
+  return new Request(`${origin}/__image-cache/v1/${kind}/${width}?src=${encodeURIComponent(src)}`)
+}
+
+/** The stored rendition, or undefined. A Cache API failure is a miss, never an error. */
+export async function readRendition(key: Request): Promise<Response | undefined> {
+  try {
+    return await caches.default.match(key)
+  } catch {
+    return undefined
+  }
+}
+
+/** Stores a rendition; its Cache-Control says how long. Failures are logged and ignored. */
+export async function storeRendition(key: Request, body: Uint8Array, headers: Headers): Promise<void> {
+  try {
+    await caches.default.put(key, new Response(body, { headers }))
+  } catch (error) {
+    console.warn(`image cache: not stored: ${String(error)}`)
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The edge image pipeline (docs/decisions/0003-image-pipeline.md). Views build addresses with
+ * `imageUrl`; the route `GET /_image` (src/routes/images.ts) serves them through `renderImage`.
+ *
+ * For placeholders (issue 12 part B), one function reuses the route's allow-list, its one download
+ * path and its limits, so originals are fetched in one place only:
+ *
+ *   renderPreview(env: PreviewEnv, src: string, width: number, format: RasterFormat = 'image/webp')
+ *     : Promise<{ bytes: Uint8Array; original: { width: number; height: number } }>
+ *
+ * It throws an Error saying why (refused, missing, SVG, over the limits, transform failed); it
+ * caches nothing, so the caller keeps the result where it fits (placeholders: KV, every data centre).
+ */
+export { IMAGE_ROUTE, IMAGE_WIDTHS, SLOT_FALLBACKS, imageUrl, isImageWidth, isSlotFallback, type ImageWidth, type SlotFallback } from './image-url'
+export type { RasterFormat } from './image-format'
+export { renderPreview, type Preview, type PreviewEnv } from './preview'
+export { renderImage, type RenderContext, type RenderRequest } from './render-image'

@@ -1,0 +1,23 @@
+/**
+ * What the image route accepts from an origin before it decodes anything. The pixel limits are
+ * Cloudflare Images' own input limits (https://developers.cloudflare.com/images/transform-images/),
+ * checked here first so a decompression bomb is refused before it reaches the transformer.
+ */
+
+/** Largest original the route downloads: Content-Length and bytes counted while streaming. */
+export const MAX_ORIGINAL_BYTES = 25 * 1024 * 1024
+
+/** Largest image area, in pixels, the route transforms (a 4000×3000 photo is 12 MP). */
+export const MAX_PIXELS = 100_000_000
+
+/** Longest side, in pixels, the route transforms. */
+export const MAX_SIDE = 12_000
+
+/** Redirects followed, each checked against the allow-list, before giving up. */
+export const MAX_REDIRECTS = 3
+
+/** Time-out of an original's download when API_TIMEOUT_MS is not set. */
+export const DEFAULT_ORIGIN_TIMEOUT_MS = 10_000
+
+/** Quality of lossy outputs (AVIF, WebP, JPEG): visually lossless for photos at these sizes. */
+export const OUTPUT_QUALITY = 75

@@ -1,0 +1,45 @@
+/**
+ * Resizing and re-encoding through the Images binding (docs/decisions/0003-image-pipeline.md):
+ * the original's dimensions are read first (`IMAGES.info`, header only), so a decompression bomb
+ * is refused before anything decodes it; the resize is `scale-down`, never an enlargement.
+ */
+import type { RasterFormat } from './image-format'
+import { MAX_PIXELS, MAX_SIDE, OUTPUT_QUALITY } from './limits'
+
+/** An original whose pixel dimensions are over the route's limits or unreadable: never decoded, never served. */
+export class OversizeImageError extends Error {
+  override readonly name = 'OversizeImageError'
+}
+
+export type Dimensions = { width: number; height: number }
+
+/**
+ * The original's pixel dimensions; throws OversizeImageError past MAX_SIDE or MAX_PIXELS, and when
+ * the binding cannot read them (a header it refuses, such as sharp's own pixel limit locally).
+ */
+export async function checkedDimensions(images: ImagesBinding | undefined, bytes: Uint8Array): Promise<Dimensions> {
+  // Unbound is a configuration error, not a bad image: the route serves originals and reports it.
+  if (!images) throw new Error('the IMAGES binding is not configured (wrangler.toml [images])')
+  const info = await images.info(streamOf(bytes)).catch((error: unknown) => {
+    throw new OversizeImageError(`the original's header could not be read (${String(error)})`)
+  })
+  if (!('width' in info)) throw new OversizeImageError(`${info.format} has no pixel dimensions`)
+  const { width, height } = info
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
+    throw new OversizeImageError(`original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`)
+  }
+  return { width, height }
+}
+
+/** `bytes` at most `width` px wide (never wider than the original), encoded as `format`. */
+export async function resizeImage(images: ImagesBinding, bytes: Uint8Array, width: number, format: RasterFormat): Promise<Uint8Array> {
+  const quality = format === 'image/png' ? undefined : OUTPUT_QUALITY
+  const result = await images.input(streamOf(bytes)).transform({ width, fit: 'scale-down' }).output({ format, quality })
+  const output = new Uint8Array(await result.response().arrayBuffer())
+  if (output.byteLength === 0) throw new Error('IMAGES: empty output')
+  return output
+}
+
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new Blob([bytes]).stream()
+}

@@ -1,0 +1,182 @@
+/**
+ * Content images in the pages' markup (src/views/components/image.tsx, image-layouts.ts), every
+ * page in every language with the seeded reference content: each image role points at the image
+ * route with a `srcset` over the widths its layout can need and the `sizes` of its layout; the
+ * page's banner is preloaded from the head; photos carry the placeholder computed at the edge
+ * (src/images/placeholders.ts) once it exists, and logos and icons never do.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import type { Bindings } from '../../src/env'
+import { IMAGE_WIDTHS, imageUrl } from '../../src/images/image-url'
+import { collectImageSources } from '../../src/images/page-placeholders'
+import { placeholderKey, readPlaceholders, warmPlaceholders } from '../../src/images/placeholders'
+import { Image } from '../../src/views/components/image'
+import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from '../../src/views/components/image-layouts'
+import home from '../../content-service/seed/home.json'
+import { imageSource, renderView, select, type Found } from './support/views'
+import { fetchPage } from './support/worker'
+
+const PAGES = ['/', '/about', '/enterprises', '/contact-us']
+const ADDRESSES = ['', '/en', '/ru'].flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+
+/** Where each layout is used, by the selector of its <img>. */
+const ROLES: [selector: string, layout: ImageLayoutName][] = [
+  ['img.page-banner__image', 'banner'],
+  ['img.wide-banner__image', 'banner'],
+  ['img.about-partners__background', 'banner'],
+  ['.home-about__media img', 'split'],
+  ['.feature-row__media img', 'split'],
+  ['img.quote-card__image', 'quote'],
+  ['img.contact-layout__image', 'contact'],
+  ['img.enterprise-card__image', 'card'],
+  ['img.mission-card__image', 'mission'],
+  ['img.founder__photo', 'founder'],
+  ['img.partner__logo', 'partner'],
+  ['img.service-card__icon', 'serviceIcon'],
+  ['.feature-row__icon img', 'rowIcon'],
+]
+
+/** The page cache off, so that a second request renders again. */
+const uncached: Bindings = { ...env, PAGE_CACHE_TTL: '0' }
+
+async function pageHtml(path: string, bindings: Bindings = env): Promise<string> {
+  const response = await fetchPage(path, bindings)
+  expect(response.status).toBe(200)
+  return response.text()
+}
+
+/** The candidates of a srcset: [address, width]. */
+function candidates(srcset: string): [string, number][] {
+  return srcset.split(', ').map((candidate) => {
+    const [url, descriptor] = candidate.split(' ')
+    return [url!, Number(descriptor!.replace(/w$/, ''))]
+  })
+}
+
+function expectLayout(image: Found, layout: ImageLayoutName) {
+  const { src = '', srcset = '', sizes } = image.attrs
+  const source = imageSource(src)
+  expect(source).not.toBe('')
+  expect(sizes).toBe(IMAGE_LAYOUTS[layout].sizes)
+  const listed = candidates(srcset)
+  expect(listed.map(([, width]) => width)).toEqual(widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS))
+  for (const [url, width] of listed) {
+    expect(imageSource(url)).toBe(source)
+    expect(new URL(url, 'http://localhost').searchParams.get('w')).toBe(String(width))
+  }
+  expect(listed.map(([url]) => url)).toContain(src)
+}
+
+describe('content images on every page', () => {
+  it.each(ADDRESSES)('%s gives every image the image route, srcset and sizes of its role', async (path) => {
+    const html = await pageHtml(path)
+    let matched = 0
+    for (const [selector, layout] of ROLES) {
+      const images = await select(html, selector)
+      for (const image of images) expectLayout(image, layout)
+      matched += images.length
+    }
+    // No image escapes the table above.
+    expect(matched).toBe((await select(html, 'main img')).length)
+  })
+
+  it('uses every role somewhere in the reference content', async () => {
+    const seen = new Set<ImageLayoutName>()
+    for (const path of ['/en', '/en/about', '/en/enterprises', '/en/contact-us']) {
+      const html = await pageHtml(path)
+      for (const [selector, layout] of ROLES) if ((await select(html, selector)).length > 0) seen.add(layout)
+    }
+    expect([...seen].sort()).toEqual(Object.keys(IMAGE_LAYOUTS).sort())
+  })
+
+  it('caps the ladder of small images at three times their widest display', () => {
+    expect(widthsFor(IMAGE_LAYOUTS.founder, IMAGE_WIDTHS)).toEqual([320, 480, 640])
+    expect(widthsFor(IMAGE_LAYOUTS.partner, IMAGE_WIDTHS)).toEqual([320, 480])
+    expect(widthsFor(IMAGE_LAYOUTS.serviceIcon, IMAGE_WIDTHS)).toEqual([320])
+    expect(widthsFor(IMAGE_LAYOUTS.banner, IMAGE_WIDTHS)).toEqual([...IMAGE_WIDTHS])
+  })
+
+  it('sends a missing image through the route with its slot fallback, and a missing address as the fallback itself', async () => {
+    const slide = (await select(await pageHtml('/en'), 'img.enterprise-card__image'))[0]!
+    expect(slide.attrs.src).toBe(imageUrl(home.enterprisesHome[0]!.img, 768, '/default-enterprise.jpg'))
+    for (const [url] of candidates(slide.attrs.srcset ?? '')) {
+      expect(new URL(url, 'http://localhost').searchParams.get('fallback')).toBe('/default-enterprise.jpg')
+    }
+    const missing = renderView(Image, { src: 'javascript:alert(1)', fallback: '/default-banner.jpg', alt: '', width: 16, height: 9, layout: 'banner' })
+    const image = (await select(missing, 'img'))[0]!
+    expect(image.attrs.src).toBe(imageUrl('/default-banner.jpg', 768))
+    expect(missing).not.toContain('javascript')
+  })
+})
+
+describe('the largest image is preloaded', () => {
+  it.each(ADDRESSES)('%s preloads its banner from the head with its srcset, sizes and high priority', async (path) => {
+    const html = await pageHtml(path)
+    const head = html.slice(0, html.indexOf('</head>'))
+    const preloads = (await select(head, 'link[rel="preload"][as="image"]')).filter((link) => link.attrs.imagesrcset)
+    const banner = (await select(html, 'img.page-banner__image'))[0]!
+    expect(preloads.map((link) => link.attrs)).toEqual([
+      expect.objectContaining({ imagesrcset: banner.attrs.srcset, imagesizes: banner.attrs.sizes, fetchpriority: 'high' }),
+    ])
+    expect(banner.attrs).toMatchObject({ loading: 'eager', fetchpriority: 'high' })
+    const others = (await select(html, 'main img')).filter((image) => image !== banner && !image.attrs.class?.includes('page-banner__image'))
+    expect(others.every((image) => image.attrs.loading === 'lazy' && !image.attrs.fetchpriority)).toBe(true)
+  })
+})
+
+describe('placeholders', () => {
+  it('names the image sources of a payload as the views render them, in every language, with the slot fallbacks', () => {
+    const sources = collectImageSources([
+      {
+        banner: [{ img: ' /images/hero.jpg ' }],
+        arm_banner: [{ img: 'https://cms.example/hy.jpg' }],
+        aboutHome: { img: 'javascript:alert(1)', title: '/not-an-image.jpg' },
+        enterprisesHome: [{ img: '', icon: '/i.png' }],
+      },
+      { firstBanner: '/contact.jpg', secondBanner: '' },
+    ])
+    expect(sources).toEqual(
+      expect.arrayContaining(['/images/hero.jpg', 'https://cms.example/hy.jpg', '/i.png', '/contact.jpg', '/default-banner.jpg', '/default-enterprise.jpg']),
+    )
+    expect(sources).not.toContain('/not-an-image.jpg')
+    expect(sources.some((source) => source.startsWith('javascript:'))).toBe(false)
+  })
+
+  it('paints each photo with a preview computed from the image once the first visit has computed it', async () => {
+    await pageHtml('/en/about', uncached)
+    const html = await pageHtml('/en/about', uncached)
+    for (const selector of ['img.page-banner__image', 'img.wide-banner__image', 'img.quote-card__image', 'img.mission-card__image', 'img.about-partners__background']) {
+      for (const image of await select(html, selector)) {
+        expect(image.attrs.style, selector).toMatch(/^background:center \/ cover no-repeat url\(data:image\/webp\\3b base64,[A-Za-z0-9+/]+={0,2}\)$/)
+      }
+    }
+    // Logos are contained, not covered: a preview would show through their transparent pixels.
+    for (const logo of await select(html, 'img.partner__logo')) expect(logo.attrs.style).toBeUndefined()
+  })
+
+  it('keeps a preview small enough to inline: a 16-px WebP', async () => {
+    const source = '/images/banners/about-hero.jpg'
+    await warmPlaceholders(env, [source])
+    const preview = (await readPlaceholders(env.CONTENT_CACHE, [source])).get(source) ?? ''
+    expect(preview).toMatch(/^data:image\/webp;base64,/)
+    expect(preview.length).toBeLessThan(400)
+  })
+
+  it('writes only the placeholders KV does not have, and skips a source that cannot be loaded', async () => {
+    const kept = '/images/founders/aram-petrosyan.jpg'
+    const stored = 'data:image/webp;base64,AAAA'
+    await env.CONTENT_CACHE.put(placeholderKey(kept), stored)
+    await warmPlaceholders(env, [kept, '/images/founders/davit-sargsyan.jpg', '/images/nowhere.jpg', 'https://evil.example/a.jpg'])
+    expect(await env.CONTENT_CACHE.get(placeholderKey(kept))).toBe(stored)
+    expect(await env.CONTENT_CACHE.get(placeholderKey('/images/founders/davit-sargsyan.jpg'))).toMatch(/^data:image\/webp;base64,/)
+    expect(await env.CONTENT_CACHE.get(placeholderKey('/images/nowhere.jpg'))).toBeNull()
+    expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBeNull()
+  })
+
+  it('ignores a stored value that is not a preview this module wrote', async () => {
+    const source = '/images/missions/quality.jpg'
+    await env.CONTENT_CACHE.put(placeholderKey(source), 'red;background:url(https://evil.example/x)')
+    expect((await readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(false)
+  })
+})
