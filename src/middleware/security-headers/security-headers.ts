@@ -2,7 +2,7 @@
  * The security headers of every response the worker sends: pages, redirects, error pages, 304s
  * and the POST routes, set by Hono's own `secureHeaders` middleware
  * (https://hono.dev/docs/middleware/builtin/secure-headers). Static files get the same list from
- * public/_headers, which tests/worker/security-headers.test.ts checks against SECURITY_HEADERS.
+ * public/_headers; tests/worker/security-headers.test.ts writes the policy out and checks both.
  *
  * The policy allows no inline script: islands' props sit in <script type="application/json">,
  * which is data, not script (https://www.w3.org/TR/CSP3/#should-block-inline). Inline styles stay
@@ -73,6 +73,7 @@ export function securityHeaders(): MiddlewareHandler {
 /**
  * A Response passed on from fetch(), a service binding or the Cache API has immutable headers,
  * which `secureHeaders` could not set: answer with a copy instead (Hono's `c.res` setter copies).
+ * Deleting X-Powered-By, which `secureHeaders` removes anyway, throws on exactly those.
  */
 function makeHeadersWritable(c: Context) {
   try {
