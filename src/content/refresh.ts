@@ -98,8 +98,10 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
 
   report.purged = [...new Set([...report.changed, ...again.map(({ tag }) => tag)])]
   if (report.purged.length) await options.purger.purgeTags(report.purged)
-  for (const listener of onPayloadsChanged) {
-    if (changed.length) await Promise.resolve(listener(env, changed)).catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+  if (changed.length) {
+    for (const listener of onPayloadsChanged) {
+      await (async () => listener(env, changed))().catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+    }
   }
   return report
 }
