@@ -99,6 +99,9 @@ try {
   fail(error)
 }
 await site.stop()
+// Freshness across the network, simulated (issue 13): scripts/simulate-network.mjs.
+console.log('')
+await (await import('./simulate-network.mjs')).simulateNetwork()
 process.exit(0)
 
 /**

@@ -18,9 +18,10 @@
  */
 import { ContentError } from './errors'
 
-export type CacheEntry<T> = { storedAt: number; hash: string; payload: T }
+/** `changedAt`: when the content last differed from the entry before (its first store, else a change). */
+export type CacheEntry<T> = { storedAt: number; changedAt: number; hash: string; payload: T }
 /** What a page needs to know of a payload it was rendered from. */
-export type PayloadStamp = { hash: string; storedAt: number }
+export type PayloadStamp = { hash: string; storedAt: number; changedAt?: number }
 /** What a refresh did: stored content that differs from the entry before it, or the same again. */
 export type RefreshOutcome = 'changed' | 'unchanged'
 
@@ -85,7 +86,8 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     try {
       const entry = await options.kv.get<CacheEntry<unknown>>(key, 'json')
       if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
-      return { storedAt: entry.storedAt, hash: entry.hash, payload: validate(entry.payload) }
+      const changedAt = typeof entry.changedAt === 'number' ? entry.changedAt : entry.storedAt
+      return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: validate(entry.payload) }
     } catch (error) {
       options.onError?.(key, error)
       return null
@@ -95,12 +97,15 @@ export function createPayloadCache(options: PayloadCacheOptions) {
   /** Loads `key` from the backend and writes it; resolves once KV has it. Writes nothing on failure. */
   async function loadAndStore<T>(key: string, load: () => Promise<T>): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
     const payload = await load()
-    const previous = await options.kv.get<CacheEntry<unknown>>(key, 'json').catch(() => null)
-    const entry: CacheEntry<T> = { storedAt: now(), hash: await hashOf(payload), payload }
+    const previous = await options.kv.get<Partial<CacheEntry<unknown>>>(key, 'json').catch(() => null)
+    const hash = await hashOf(payload)
+    const outcome: RefreshOutcome = previous?.hash === hash ? 'unchanged' : 'changed'
+    const changedAt = outcome === 'unchanged' && typeof previous?.changedAt === 'number' ? previous.changedAt : now()
+    const entry: CacheEntry<T> = { storedAt: now(), changedAt, hash, payload }
     await options.kv.put(key, JSON.stringify(entry), { expirationTtl: RETAIN_SECONDS })
-    rememberStamp(key, { hash: entry.hash, storedAt: entry.storedAt }, now())
-    const outcome: RefreshOutcome = previous?.hash === entry.hash ? 'unchanged' : 'changed'
-    return { payload, stamp: { hash: entry.hash, storedAt: entry.storedAt }, outcome }
+    const stamp = { hash, storedAt: entry.storedAt, changedAt }
+    rememberStamp(key, stamp, now())
+    return { payload, stamp, outcome }
   }
 
   /** Starts (or joins) this isolate's one backend call for `key`. */
@@ -157,16 +162,10 @@ export function createPayloadCache(options: PayloadCacheOptions) {
       return (await loadShared(key, load)).outcome
     },
 
-    /** Whether `key` is missing or would be older than the TTL `withinMs` from now. */
-    async isDue(key: string, withinMs: number): Promise<boolean> {
-      const stamp = await this.stampOf(key)
-      return !stamp || now() - stamp.storedAt + withinMs > ttlMs
-    },
-
-    /** The hash and time of the entry under `key`, or null when there is none. */
+    /** The hash and times of the entry under `key`, or null when there is none. */
     async stampOf(key: string): Promise<PayloadStamp | null> {
       const entry = await readEntry(key, (payload) => payload)
-      return entry && { hash: entry.hash, storedAt: entry.storedAt }
+      return entry && { hash: entry.hash, storedAt: entry.storedAt, changedAt: entry.changedAt }
     },
   }
 }

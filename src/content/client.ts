@@ -52,8 +52,8 @@ export type PayloadSource = {
   tag: string
   /** Loads it from the backend now and stores it; rejects, writing nothing, when the backend fails. */
   refresh: () => Promise<RefreshOutcome>
-  /** Whether it is missing or would be older than CONTENT_TTL `withinMs` from now. */
-  isDue: (withinMs: number) => Promise<boolean>
+  /** Its entry's hash and times, or null when KV has none. */
+  stamp: () => Promise<PayloadStamp | null>
 }
 
 export type ContentClientOptions = {
@@ -150,7 +150,7 @@ export function createContentClient(options: ContentClientOptions) {
       key,
       tag: payloadTag(path),
       refresh: () => cache.refresh(key, () => getPayload(path, schema)),
-      isDue: (withinMs) => cache.isDue(key, withinMs),
+      stamp: () => cache.stampOf(key),
     }
   }
 

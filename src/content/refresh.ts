@@ -6,18 +6,21 @@
  * docs/decisions/0004-content-freshness.md.
  *
  * A purge races KV's propagation (about 60 s): a data centre may render a purged page again from
- * the payload it still reads. So every purge is repeated by the next scheduled run, a minute later.
+ * the payload it still reads. So the scheduled run also purges the payloads whose content changed
+ * between one and two minutes ago (each entry says when it last changed): exactly one run falls in
+ * that window, and by then every data centre reads the new payload. Nothing but the payload entries
+ * records this, so there is no shared key for concurrent runs to overwrite.
  */
 import type { Bindings } from '../env'
 import type { PagePurger } from '../middleware/page-cache/purge'
-import { createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
+import { contentTtlSeconds, createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
 export const SCHEDULE_INTERVAL_MS = 60_000
 /** KV key the scheduled refresh writes on every run; requests read it to know it is running. */
 export const HEARTBEAT_KEY = 'refresh:heartbeat'
-/** KV key of the tags purged by the last run, which the next run purges again. */
-export const PURGE_AGAIN_KEY = 'refresh:purge-again'
+/** How long KV takes to reach every data centre (about 60 s): a purge is repeated this long after. */
+export const KV_PROPAGATION_MS = 60_000
 /** A heartbeat older than this means no scheduled refresh runs (wrangler dev, or the cron stopped). */
 const HEARTBEAT_STALE_MS = 3 * SCHEDULE_INTERVAL_MS
 /** How long an isolate trusts what it last read of the heartbeat. */
@@ -53,7 +56,7 @@ export type RefreshReport = {
   changed: string[]
   /** Tags of those the backend did not deliver; nothing was written for them. */
   failed: string[]
-  /** Tags purged from the page cache: the changed ones, and those the previous run purged. */
+  /** Tags purged from the page cache: the changed ones, and those that changed one to two minutes ago. */
   purged: string[]
 }
 
@@ -62,11 +65,19 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
   const { env } = options
   const client = createContentClient({ env, waitUntil: options.waitUntil, now: options.now, timeoutMs: options.timeoutMs, onError: options.onError })
   const sources = client.sources(options.pages, options.endpoints)
-  const due = options.force
-    ? sources
-    : (await Promise.all(sources.map(async (source) => ((await source.isDue(SCHEDULE_INTERVAL_MS)) ? source : null)))).filter(
-        (source): source is PayloadSource => source !== null,
-      )
+  const now = options.now ?? Date.now
+  const stamps = await Promise.all(sources.map((source) => source.stamp()))
+  // Due: missing, or it would be past CONTENT_TTL at the next run.
+  const ttlMs = contentTtlSeconds(env) * 1000
+  const due = sources.filter((_, index) => {
+    const stamp = stamps[index]
+    return options.force || !stamp || now() - stamp.storedAt + SCHEDULE_INTERVAL_MS > ttlMs
+  })
+  // Changed one to two minutes ago (by this refresher or another run): purge its pages once more.
+  const again = sources.filter((_, index) => {
+    const age = now() - (stamps[index]?.changedAt ?? -Infinity)
+    return age >= KV_PROPAGATION_MS && age < KV_PROPAGATION_MS + SCHEDULE_INTERVAL_MS
+  })
 
   const outcomes = await Promise.allSettled(due.map((source) => source.refresh()))
   const report: RefreshReport = { refreshed: [], changed: [], failed: [], purged: [] }
@@ -85,12 +96,12 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
     }
   })
 
-  const again = await readPurgeAgain(env.CONTENT_CACHE)
-  report.purged = [...new Set([...report.changed, ...again])]
+  report.purged = [...new Set([...report.changed, ...again.map(({ tag }) => tag)])]
   if (report.purged.length) await options.purger.purgeTags(report.purged)
-  if (report.changed.length || again.length) await writePurgeAgain(env.CONTENT_CACHE, report.changed)
-  for (const listener of onPayloadsChanged) {
-    if (changed.length) await Promise.resolve(listener(env, changed)).catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+  if (changed.length) {
+    for (const listener of onPayloadsChanged) {
+      await (async () => listener(env, changed))().catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+    }
   }
   return report
 }
@@ -120,14 +131,4 @@ export async function scheduledRefreshIsRunning(kv: KVNamespace, now: () => numb
 /** Forgets what this isolate read of the heartbeat (tests). */
 export function forgetHeartbeat() {
   heartbeatMemo = null
-}
-
-async function readPurgeAgain(kv: KVNamespace): Promise<string[]> {
-  const stored = await kv.get<unknown>(PURGE_AGAIN_KEY, 'json').catch(() => null)
-  return Array.isArray(stored) ? stored.filter((tag): tag is string => typeof tag === 'string') : []
-}
-
-async function writePurgeAgain(kv: KVNamespace, tags: string[]) {
-  if (tags.length) await kv.put(PURGE_AGAIN_KEY, JSON.stringify(tags), { expirationTtl: 24 * 60 * 60 })
-  else await kv.delete(PURGE_AGAIN_KEY)
 }

@@ -142,16 +142,21 @@ describe('payload cache', () => {
     expect(await env.CONTENT_CACHE.get(key)).toBe(before)
   })
 
-  it('counts an entry as due when it is missing or would be past the TTL by the next run', async () => {
+  it('records when the content last changed: a refresh with the same content keeps that time', async () => {
     const { cache, advance } = setup(300)
     const key = freshKey()
-    expect(await cache.isDue(key, 60_000)).toBe(true)
+    expect(await cache.stampOf(key)).toBeNull()
     await cache.refresh(key, async () => 'x')
-    expect(await cache.isDue(key, 60_000)).toBe(false)
-    advance(240_000)
-    expect(await cache.isDue(key, 60_000)).toBe(false)
-    advance(1)
-    expect(await cache.isDue(key, 60_000)).toBe(true)
+    const first = await cache.stampOf(key)
+    expect(first?.changedAt).toBe(first?.storedAt)
+    advance(300_000)
+    await cache.refresh(key, async () => 'x')
+    const same = await cache.stampOf(key)
+    expect(same?.storedAt).toBe(first!.storedAt + 300_000)
+    expect(same?.changedAt).toBe(first?.changedAt)
+    advance(300_000)
+    await cache.refresh(key, async () => 'y')
+    expect((await cache.stampOf(key))?.changedAt).toBe(first!.storedAt + 600_000)
   })
 
   it('keeps serving the stale entry while the backend fails', async () => {

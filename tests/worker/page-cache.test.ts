@@ -261,6 +261,20 @@ describe('GET pages through the page cache', () => {
     }
   })
 
+  const everyPage = ['', '/en', '/ru'].flatMap((prefix) => ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : prefix + page)))
+  it.each(everyPage)('gives %s an ETag, a Cache-Tag and a 304 to its ETag, rendered or stored', async (path) => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    const rendered = await fetchPage(path, bindings)
+    const etag = rendered.headers.get('ETag')!
+    expect(etag).toMatch(/^W\/"[\w-]+"$/)
+    expect(rendered.headers.get('Cache-Tag')).toMatch(new RegExp(`^page:${path.replace(/\//g, '\\/')},payload:`))
+    const stored = await fetchPage(path, bindings, { headers: { 'If-None-Match': etag } })
+    expect([stored.status, stored.headers.get('X-Page-Cache')]).toEqual([304, 'hit'])
+    const again = await fetchPage(path, backend.env({ PAGE_CACHE_TTL: '0' }), { headers: { 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
+  })
+
   it('answers a matching If-None-Match with 304 even on a render, without a body', async () => {
     backend = fakeBackend()
     const bindings = backend.env({ PAGE_CACHE_TTL: '0' })

@@ -5,7 +5,6 @@
 import { waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PURGE_AGAIN_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import { signPublishCall } from '../../src/routes/publish-signature'
@@ -20,8 +19,6 @@ afterEach(() => backend?.restore())
 let clients = 0
 async function setup(answers: Record<string, Answer> = {}, overrides: Partial<Bindings> = {}) {
   backend = fakeBackend(answers)
-  // The purges a previous test left for the next run to repeat.
-  await env.CONTENT_CACHE.delete(PURGE_AGAIN_KEY)
   return recordingKv(backend.env({ PUBLISH_SECRET: SECRET, ...overrides }))
 }
 

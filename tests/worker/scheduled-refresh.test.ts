@@ -6,7 +6,7 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HEARTBEAT_KEY, PURGE_AGAIN_KEY } from '../../src/content/refresh'
+import { HEARTBEAT_KEY, onPayloadsChanged, type PayloadsChangedListener } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
@@ -99,7 +99,7 @@ describe('the scheduled refresh', () => {
     expect(purgedTags).toEqual([])
   })
 
-  it('purges the pages of changed payloads only, and purges them again on the next run', async () => {
+  it('purges the pages of changed payloads only, and purges them again once KV has reached every data centre', async () => {
     const answers: Record<string, Answer> = {}
     const { bindings } = setup(answers)
     const start = future()
@@ -112,12 +112,32 @@ describe('the scheduled refresh', () => {
     answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), servicesTitle: 'New services' } })
     const second = await runCron(bindings, start + TTL_SECONDS * 1000)
     expect(second.purgedTags).toEqual(['payload:get-home-page'])
-    // KV takes up to a minute to reach every data centre: the next run purges the same pages again.
-    expect(await env.CONTENT_CACHE.get(PURGE_AGAIN_KEY, 'json')).toEqual(['payload:get-home-page'])
+    // KV takes up to a minute to reach every data centre: the run a minute later purges the same pages again.
     const third = await runCron(bindings, start + TTL_SECONDS * 1000 + 60_000)
     expect(third.purgedTags).toEqual(['payload:get-home-page'])
     const fourth = await runCron(bindings, start + TTL_SECONDS * 1000 + 120_000)
     expect(fourth.purgedTags).toEqual([])
+  })
+
+  it('tells onPayloadsChanged listeners which payloads changed, after storing them', async () => {
+    const answers: Record<string, Answer> = {}
+    const { bindings } = setup(answers)
+    const start = future()
+    await runCron(bindings, start)
+    const heard: string[][] = []
+    const listener: PayloadsChangedListener = async (_env, changed) => {
+      heard.push(changed.map((source) => source.endpoint))
+      expect(await env.CONTENT_CACHE.get(changed[0]!.key)).toContain('Listened')
+    }
+    onPayloadsChanged.push(listener)
+    try {
+      answers['navbar-data'] = json({ payload: { home: 'Listened' } })
+      await runCron(bindings, start + TTL_SECONDS * 1000)
+      await runCron(bindings, start + 2 * TTL_SECONDS * 1000)
+    } finally {
+      onPayloadsChanged.splice(onPayloadsChanged.indexOf(listener), 1)
+    }
+    expect(heard).toEqual([['navbar-data']])
   })
 
   it('fails the run when Workers Cache refuses a purge, after storing the new content', async () => {
