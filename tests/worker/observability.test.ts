@@ -192,6 +192,60 @@ describe('uncaught errors', () => {
   })
 })
 
+describe('a section whose render throws', () => {
+  /** Makes upper-casing 'Ǆ' throw: only the founders' initials do that, for a founder named so. */
+  function breakFoundersInitials() {
+    const upperCase = String.prototype.toUpperCase
+    vi.spyOn(String.prototype, 'toUpperCase').mockImplementation(function (this: string) {
+      if (String(this) === 'ǅ') throw new TypeError('the founders section broke on its content')
+      return upperCase.call(this)
+    })
+  }
+
+  it('leaves the rest of the page rendered with 200, and is reported once', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({
+      'get-home-page': json({
+        payload: {
+          banner: [{ title: 'Building Yerevan' }],
+          servicesTitle: 'Our services',
+          servicesHome: [{ title: 'Design' }],
+          foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }],
+        },
+      }),
+    })
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    breakFoundersInitials()
+    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v44', PAGE_CACHE_TTL: '0' }))
+    const html = await response.text()
+    expect(response.status).toBe(200)
+    expect(html).toContain('Building Yerevan')
+    expect(html).toContain('Design')
+    expect(html).toContain('site-footer')
+    expect(html).toMatch(/<\/html>$/)
+    expect(html).not.toContain('class="founder-list"')
+    // Where the section was, React leaves an empty boundary; its <template> holds the digest, and
+    // only in development builds the message too.
+    expect(html).toMatch(/<!--\$!--><template data-dgst="render-error"/)
+    // Nothing for an inline script to reveal later: the content security policy would block it.
+    expect(html).not.toMatch(/<script>|hidden id="S:/)
+    expect(html.replace(/<template[^>]*><\/template>/g, '')).not.toContain('the founders section broke')
+    expect(sentry.events).toHaveLength(1)
+    expect(sentry.events[0]?.tags).toMatchObject({ release: 'v44', route: '/', lng: 'en', kind: 'unexpected' })
+    expect(messageOf(sentry.events[0])).toBe('the founders section broke on its content')
+  })
+
+  it('renders the page in full when nothing throws', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'get-home-page': json({ payload: { foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }] } }) })
+    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
+    const html = await response.text()
+    expect(html).toContain('class="founder-list"')
+    expect(html).not.toMatch(/<script>|hidden id="S:/)
+    expect(sentry.events).toHaveLength(0)
+  })
+})
+
 describe('without SENTRY_DSN', () => {
   it('sends nothing, for failed backend calls or uncaught errors', async () => {
     sentry = fakeSentry()
