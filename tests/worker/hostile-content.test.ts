@@ -174,6 +174,29 @@ describe('a malformed or hostile address in any URL field of any payload', () =>
   })
 })
 
+describe('internal links on an Armenian page', () => {
+  it.each(['/en//evil.example', '/en/\\evil.example', '/en/\t/evil.example', '/ru//\\evil.example/x'])(
+    'stay internal after the language rewrite: %j in a link field and in HTML',
+    async (href) => {
+      backend = fakeBackend({
+        'get-home-page': json({
+          payload: {
+            banner: [{ title: 'Building Yerevan', btnName: 'Go', btnLink: href, description: `<p><a href="${href}">more</a></p>` }],
+          },
+        }),
+      })
+      const html = await (await fetchPage('/', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
+      const links = (await select(html, 'main a[href]')).filter(({ text }) => /Go|more/.test(text))
+      expect(links).toHaveLength(2)
+      for (const { attrs } of links) {
+        expect(attrs.href).toMatch(/^\/(?![/\\])/)
+        expect(new URL(attrs.href!, 'https://site.example').origin).toBe('https://site.example')
+        expect(attrs.target).toBeUndefined()
+      }
+    },
+  )
+})
+
 describe('the social card image', () => {
   it.each([
     ['https://cdn.example.am/og.jpg', 'https://cdn.example.am/og.jpg'],

@@ -142,6 +142,25 @@ describe('failed backend calls', () => {
   })
 })
 
+describe('addresses dropped from a payload', () => {
+  it('are reported once, with the call and every dropped field’s path, and the page answers 200', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({
+      'page-meta-data': json({ payload: { title: 'Erebuni', image: 'javascript:alert(1)' } }),
+      'get-about-page': json({ payload: { firstBanner: { titleBanner: 'About', img: 'http://[' }, thirdBanner: [{ imgLink: 'https://exa mple.com' }] } }),
+    })
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const response = await fetchPage('/en/about', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
+    expect(response.status).toBe(200)
+    const messages = sentry.events.map(messageOf).sort()
+    expect(messages).toEqual([
+      'get-about-page: unsafe or malformed address dropped at firstBanner.img, thirdBanner[0].imgLink',
+      expect.stringMatching(/^page-meta-data\?path=site&page=%2Fabout: unsafe or malformed address dropped at image$/),
+    ])
+    expect(sentry.events.every((event) => event.tags?.kind === 'backend')).toBe(true)
+  })
+})
+
 describe('uncaught errors', () => {
   /** The worker's middleware and error handler around a route that throws. */
   function brokenApp() {
