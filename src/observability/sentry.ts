@@ -18,11 +18,20 @@ export type ErrorKind = 'unexpected' | 'backend'
 
 const RELEASE_FALLBACK = 'unversioned'
 const clients = new WeakMap<Request, Toucan>()
+/**
+ * Errors already sent: a render error is seen by the renderer's onError and, when it escaped every
+ * section boundary, by app.onError as well; it is one event.
+ */
+const reported = new WeakSet<object>()
 
 /** Sends `error` to Sentry with the request's tags; a no-op when SENTRY_DSN is not set. */
 export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind, tags: Record<string, string> = {}): void {
   const sentry = sentryFor(c)
   if (!sentry) return
+  if (typeof error === 'object' && error !== null) {
+    if (reported.has(error)) return
+    reported.add(error)
+  }
   sentry.withScope((scope) => {
     scope.setTags({ kind, ...tags })
     scope.captureException(error)

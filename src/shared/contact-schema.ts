@@ -133,6 +133,8 @@ export const ContactSchema = z.pipe(
         'contact.requiredName',
         visibleAtLeast(2, 'contact.nameTooShort'),
         visibleAtMost(20, 'contact.nameTooLong'),
+        // The input's hard limit, in code units: twenty letters cannot carry a pile of marks each.
+        z.maxLength(NAME_INPUT_MAX, { error: 'contact.nameTooLong', ...ifFilled }),
         z.regex(NAME_PATTERN, { error: 'contact.invalidName', ...ifFilled }),
       ),
       email: field(

@@ -1,9 +1,17 @@
 /**
  * The React renderer: every page is streamed inside the Document. Handlers load all their data
  * first (so the status code is final), then call `c.render(<Page />, { shell, placeholders })`.
+ *
+ * Made per request so that a render error can be reported with the request's tags: an error in a
+ * section (inside a SectionBoundary) leaves the rest of the page streaming with 200 and is reported
+ * only here; an error outside every boundary rejects the stream before its first byte and reaches
+ * app.onError too, which does not report the same error twice (src/observability).
  */
 import { reactRenderer } from '@hono/react-renderer'
+import { createMiddleware } from 'hono/factory'
+import type { AppEnv } from '../env'
 import type { Placeholders } from '../images/placeholders'
+import { reportError } from '../observability'
 import { PlaceholdersContext } from './components/image'
 import { Document } from './document'
 import type { Shell } from './shell'
@@ -18,20 +26,27 @@ declare module '@hono/react-renderer' {
 
 const NO_PLACEHOLDERS: Placeholders = new Map()
 
-export const renderer = reactRenderer(
-  ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
-    <Document shell={shell}>
-      <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
-    </Document>
-  ),
-  {
-  stream: true,
-  readableStreamOptions: {
-    // Pages have no Suspense boundary, so a render error rejects the stream before its first byte
-    // and reaches app.onError, which reports it (tests/worker/observability.test.ts); only log here.
-    onError(error) {
-      console.error('render failed', error)
+export const renderer = createMiddleware<AppEnv>((c, next) =>
+  reactRenderer(
+    ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
+      <Document shell={shell}>
+        <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
+      </Document>
+    ),
+    {
+      stream: true,
+      readableStreamOptions: {
+        // Every section is rendered before the first byte (handlers load all data first), so each
+        // boundary is written in place: never outlined as a hidden segment that an inline script
+        // (which the content security policy would block) has to reveal.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onError(error) {
+          console.error(`render failed on ${c.req.method} ${c.req.path}`, error)
+          reportError(c, error, 'unexpected')
+          // Becomes the boundary's data-dgst: the message stays out of the page.
+          return 'render-error'
+        },
+      },
     },
-  },
-  },
+  )(c, next),
 )

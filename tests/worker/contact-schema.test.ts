@@ -204,6 +204,10 @@ describe('contact schema: hostile text (issue 15)', () => {
     expect(validateContact({ ...valid, name })).toEqual({ ok: true, contact: { ...valid, name } })
   })
 
+  it('refuses a name over the 50-character input limit however few clusters it shows', () => {
+    expect(errorsFor({ ...valid, name: `A${'\u0301'.repeat(60)}na` }).name).toBe('contact.nameTooLong')
+  })
+
   it('counts a name in grapheme clusters: 21 accented letters are too long, 1 is too short', () => {
     expect(errorsFor({ ...valid, name: 'a\u0301'.repeat(21) }).name).toBe('contact.nameTooLong')
     expect(errorsFor({ ...valid, name: 'e\u0301' }).name).toBe('contact.nameTooShort')
@@ -274,6 +278,7 @@ function expectForwardable({ name, email, comments }: { name: string; email: str
   expect(name).toMatch(/\p{L}/u)
   expect(graphemes(name)).toBeGreaterThanOrEqual(2)
   expect(graphemes(name)).toBeLessThanOrEqual(20)
+  expect(name.length).toBeLessThanOrEqual(50)
   expect(graphemes(comments)).toBeGreaterThanOrEqual(2)
   expect(comments.length).toBeLessThanOrEqual(500)
   const at = email.lastIndexOf('@')

@@ -117,7 +117,8 @@ async function expectSafeAddresses(html: string, page: string) {
     expect(() => new URL(attrs.content!)).not.toThrow()
     expect(new URL(attrs.content!).protocol, `${page}: ${attrs.content}`).toMatch(/^https?:$/)
   }
-  expect(html).not.toMatch(/javascript:|vbscript:|data:text|data:image|<script>alert/i)
+  // Our own placeholders are data:image/webp; a hostile value would be data:image/svg or data:text.
+  expect(html).not.toMatch(/javascript:|vbscript:|data:text|data:image\/svg|<script>alert/i)
 }
 
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -172,6 +173,29 @@ describe('a malformed or hostile address in any URL field of any payload', () =>
     expect(reports[0]).toContain('enterprisesHome[3].iconLink')
     expect(reports[0]).toContain('foundersBtnLink')
   })
+})
+
+describe('internal links on an Armenian page', () => {
+  it.each(['/en//evil.example', '/en/\\evil.example', '/en/\t/evil.example', '/ru//\\evil.example/x'])(
+    'stay internal after the language rewrite: %j in a link field and in HTML',
+    async (href) => {
+      backend = fakeBackend({
+        'get-home-page': json({
+          payload: {
+            banner: [{ title: 'Building Yerevan', btnName: 'Go', btnLink: href, description: `<p><a href="${href}">more</a></p>` }],
+          },
+        }),
+      })
+      const html = await (await fetchPage('/', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
+      const links = (await select(html, 'main a[href]')).filter(({ text }) => /Go|more/.test(text))
+      expect(links).toHaveLength(2)
+      for (const { attrs } of links) {
+        expect(attrs.href).toMatch(/^\/(?![/\\])/)
+        expect(new URL(attrs.href!, 'https://site.example').origin).toBe('https://site.example')
+        expect(attrs.target).toBeUndefined()
+      }
+    },
+  )
 })
 
 describe('the social card image', () => {

@@ -142,6 +142,25 @@ describe('failed backend calls', () => {
   })
 })
 
+describe('addresses dropped from a payload', () => {
+  it('are reported once, with the call and every dropped field’s path, and the page answers 200', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({
+      'page-meta-data': json({ payload: { title: 'Erebuni', image: 'javascript:alert(1)' } }),
+      'get-about-page': json({ payload: { firstBanner: { titleBanner: 'About', img: 'http://[' }, thirdBanner: [{ imgLink: 'https://exa mple.com' }] } }),
+    })
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const response = await fetchPage('/en/about', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
+    expect(response.status).toBe(200)
+    const messages = sentry.events.map(messageOf).sort()
+    expect(messages).toEqual([
+      'get-about-page: unsafe or malformed address dropped at firstBanner.img, thirdBanner[0].imgLink',
+      expect.stringMatching(/^page-meta-data\?path=site&page=%2Fabout: unsafe or malformed address dropped at image$/),
+    ])
+    expect(sentry.events.every((event) => event.tags?.kind === 'backend')).toBe(true)
+  })
+})
+
 describe('uncaught errors', () => {
   /** The worker's middleware and error handler around a route that throws. */
   function brokenApp() {
@@ -189,6 +208,60 @@ describe('uncaught errors', () => {
     const [event] = sentry.events
     expect(event?.tags).toMatchObject({ release: 'v43', route: '/enterprises', lng: 'ru', kind: 'unexpected' })
     expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'the footer could not tell the year' })
+  })
+})
+
+describe('a section whose render throws', () => {
+  /** Makes upper-casing 'Ǆ' throw: only the founders' initials do that, for a founder named so. */
+  function breakFoundersInitials() {
+    const upperCase = String.prototype.toUpperCase
+    vi.spyOn(String.prototype, 'toUpperCase').mockImplementation(function (this: string) {
+      if (String(this) === 'ǅ') throw new TypeError('the founders section broke on its content')
+      return upperCase.call(this)
+    })
+  }
+
+  it('leaves the rest of the page rendered with 200, and is reported once', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({
+      'get-home-page': json({
+        payload: {
+          banner: [{ title: 'Building Yerevan' }],
+          servicesTitle: 'Our services',
+          servicesHome: [{ title: 'Design' }],
+          foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }],
+        },
+      }),
+    })
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    breakFoundersInitials()
+    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v44', PAGE_CACHE_TTL: '0' }))
+    const html = await response.text()
+    expect(response.status).toBe(200)
+    expect(html).toContain('Building Yerevan')
+    expect(html).toContain('Design')
+    expect(html).toContain('site-footer')
+    expect(html).toMatch(/<\/html>$/)
+    expect(html).not.toContain('class="founder-list"')
+    // Where the section was, React leaves an empty boundary; its <template> holds the digest, and
+    // only in development builds the message too.
+    expect(html).toMatch(/<!--\$!--><template data-dgst="render-error"/)
+    // Nothing for an inline script to reveal later: the content security policy would block it.
+    expect(html).not.toMatch(/<script>|hidden id="S:/)
+    expect(html.replace(/<template[^>]*><\/template>/g, '')).not.toContain('the founders section broke')
+    expect(sentry.events).toHaveLength(1)
+    expect(sentry.events[0]?.tags).toMatchObject({ release: 'v44', route: '/', lng: 'en', kind: 'unexpected' })
+    expect(messageOf(sentry.events[0])).toBe('the founders section broke on its content')
+  })
+
+  it('renders the page in full when nothing throws', async () => {
+    sentry = fakeSentry()
+    backend = fakeBackend({ 'get-home-page': json({ payload: { foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }] } }) })
+    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
+    const html = await response.text()
+    expect(html).toContain('class="founder-list"')
+    expect(html).not.toMatch(/<script>|hidden id="S:/)
+    expect(sentry.events).toHaveLength(0)
   })
 })
 

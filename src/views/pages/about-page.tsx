@@ -12,6 +12,7 @@ import { PageBanner } from '../components/page-banner'
 import { hasText, RichText } from '../components/rich-text'
 import { AboutMission } from '../sections/about-mission'
 import { AboutPartners } from '../sections/about-partners'
+import { SectionBoundary } from '../components/section-boundary'
 
 export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
   const pick = localizer(lng)
@@ -28,30 +29,32 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
         title={bannerTitle || title || t('ui.about')}
         description={pick(about.firstBanner, 'description')}
       />
-      {hasIntro ? (
-        <section className="section about-intro" aria-labelledby={bannerTitle && title ? 'about-intro-title' : undefined}>
-          <div className="container about-intro__grid">
-            <div className="about-intro__text">
-              {bannerTitle && title ? (
-                <h2 id="about-intro-title" className="section-title">
-                  {title}
-                </h2>
-              ) : null}
-              <RichText html={pick(about, 'description')} lng={lng} className="rich-text rich-text--lead" />
-            </div>
-            {hasText(quote) || about.titleDescSection.img.trim() ? (
-              <figure className="quote-card">
-                <Image className="quote-card__image" src={about.titleDescSection.img} alt={title} width={640} height={480} layout="quote" />
-                {hasText(quote) ? (
-                  <blockquote className="quote-card__text">
-                    <RichText html={quote} lng={lng} />
-                  </blockquote>
+      <SectionBoundary>
+        {hasIntro ? (
+          <section className="section about-intro" aria-labelledby={bannerTitle && title ? 'about-intro-title' : undefined}>
+            <div className="container about-intro__grid">
+              <div className="about-intro__text">
+                {bannerTitle && title ? (
+                  <h2 id="about-intro-title" className="section-title">
+                    {title}
+                  </h2>
                 ) : null}
-              </figure>
-            ) : null}
-          </div>
-        </section>
-      ) : null}
+                <RichText html={pick(about, 'description')} lng={lng} className="rich-text rich-text--lead" />
+              </div>
+              {hasText(quote) || about.titleDescSection.img.trim() ? (
+                <figure className="quote-card">
+                  <Image className="quote-card__image" src={about.titleDescSection.img} alt={title} width={640} height={480} layout="quote" />
+                  {hasText(quote) ? (
+                    <blockquote className="quote-card__text">
+                      <RichText html={quote} lng={lng} />
+                    </blockquote>
+                  ) : null}
+                </figure>
+              ) : null}
+            </div>
+          </section>
+        ) : null}
+      </SectionBoundary>
       <div className="wide-banner">
         <Image
           className="wide-banner__image"
@@ -63,8 +66,12 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
           layout="banner"
         />
       </div>
-      <AboutMission lng={lng} pick={pick} about={about} />
-      <AboutPartners lng={lng} pick={pick} about={about} t={t} />
+      <SectionBoundary>
+        <AboutMission lng={lng} pick={pick} about={about} />
+      </SectionBoundary>
+      <SectionBoundary>
+        <AboutPartners lng={lng} pick={pick} about={about} t={t} />
+      </SectionBoundary>
     </>
   )
 }

@@ -11,6 +11,7 @@ import type { Lng } from '../../shared/languages'
 import { imageSrc, Image } from '../components/image'
 import { PageBanner } from '../components/page-banner'
 import { ContactInfo } from '../sections/contact-info'
+import { SectionBoundary } from '../components/section-boundary'
 
 type ContactPageProps = {
   lng: Lng
@@ -37,7 +38,9 @@ export function ContactPage({ lng, contact, form }: ContactPageProps) {
           <div className="contact-form-area">{form}</div>
         </div>
       </section>
-      <ContactInfo lng={lng} pick={pick} contact={contact} t={t} />
+      <SectionBoundary>
+        <ContactInfo lng={lng} pick={pick} contact={contact} t={t} />
+      </SectionBoundary>
     </>
   )
 }

@@ -5,6 +5,7 @@ import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { EnterpriseRow, visibleEnterprises } from '../components/enterprise-row'
 import { PageBanner } from '../components/page-banner'
+import { SectionBoundary } from '../components/section-boundary'
 
 export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayload }) {
   const pick = localizer(lng)
@@ -18,7 +19,9 @@ export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayl
         <section className="section enterprises-list">
           <div className="container feature-rows">
             {items.map((item, index) => (
-              <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={2} />
+              <SectionBoundary key={String(item.id || index)}>
+                <EnterpriseRow lng={lng} pick={pick} item={item} index={index} headingLevel={2} />
+              </SectionBoundary>
             ))}
           </div>
         </section>

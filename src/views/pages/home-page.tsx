@@ -9,6 +9,7 @@ import { HomeAbout } from '../sections/home-about'
 import { HomeEnterprises } from '../sections/home-enterprises'
 import { HomeFounders } from '../sections/home-founders'
 import { HomeServices } from '../sections/home-services'
+import { SectionBoundary } from '../components/section-boundary'
 
 export function HomePage({ lng, home }: { lng: Lng; home: HomePayload }) {
   const pick = localizer(lng)
@@ -26,10 +27,18 @@ export function HomePage({ lng, home }: { lng: Lng; home: HomePayload }) {
       >
         {hero ? <ButtonLink lng={lng} label={pick(hero, 'btnName')} href={hero.btnLink} variant="light" /> : null}
       </PageBanner>
-      <HomeAbout lng={lng} pick={pick} about={home.aboutHome} />
-      <HomeServices lng={lng} pick={pick} home={home} t={t} />
-      <HomeEnterprises lng={lng} pick={pick} home={home} t={t} />
-      <HomeFounders lng={lng} pick={pick} home={home} t={t} />
+      <SectionBoundary>
+        <HomeAbout lng={lng} pick={pick} about={home.aboutHome} />
+      </SectionBoundary>
+      <SectionBoundary>
+        <HomeServices lng={lng} pick={pick} home={home} t={t} />
+      </SectionBoundary>
+      <SectionBoundary>
+        <HomeEnterprises lng={lng} pick={pick} home={home} t={t} />
+      </SectionBoundary>
+      <SectionBoundary>
+        <HomeFounders lng={lng} pick={pick} home={home} t={t} />
+      </SectionBoundary>
     </>
   )
 }
