@@ -11,9 +11,11 @@
  * @typedef {object} SeenImage
  * @property {string} src the address the browser chose (currentSrc)
  * @property {string} className
- * @property {number} naturalWidth 0 for a broken image
+ * @property {number} naturalWidth 0 for a broken image (density-corrected: for a srcset candidate,
+ *   the browser reports the width `sizes` gave it, not the file's)
+ * @property {number} pixelWidth the file's own width in pixels
  * @property {number} displayedWidth the content box's width in CSS px
- * @property {number} oversize naturalWidth / (displayedWidth × devicePixelRatio)
+ * @property {number} oversize pixelWidth / (displayedWidth × devicePixelRatio)
  */
 
 /**
@@ -47,27 +49,44 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
     if (end) break
     top += step
   }
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const ratio = window.devicePixelRatio
     /** @type {HTMLImageElement[]} */
     const seen = [.../** @type {any} */ (window).__imagesSeen]
-    const images = seen.map((image) => {
-      const style = getComputedStyle(image)
-      const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
-      return {
-        src: image.currentSrc || image.src,
-        className: image.className,
-        naturalWidth: image.naturalWidth,
-        displayedWidth,
-        oversize: displayedWidth > 0 ? image.naturalWidth / (displayedWidth * ratio) : 0,
-      }
-    })
+    const images = await Promise.all(
+      seen.map(async (image) => {
+        const style = getComputedStyle(image)
+        const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        const src = image.currentSrc || image.src
+        const pixelWidth = image.naturalWidth > 0 ? await fileWidth(src) : 0
+        return {
+          src,
+          className: image.className,
+          naturalWidth: image.naturalWidth,
+          pixelWidth,
+          displayedWidth,
+          oversize: displayedWidth > 0 ? pixelWidth / (displayedWidth * ratio) : 0,
+        }
+      }),
+    )
     const imageBytes = performance
       .getEntriesByType('resource')
       .filter((entry) => /\/_image\?|\.(avif|webp|jpe?g|png|gif|svg)(\?|$)/i.test(entry.name))
       .reduce((sum, entry) => sum + /** @type {PerformanceResourceTiming} */ (entry).transferSize, 0)
     return { images, imageBytes, devicePixelRatio: ratio }
   })
+}
+
+/**
+ * In the page: the pixel width of the file at `src`, from the browser's cache (an <img> without
+ * srcset reports the file's own width).
+ * @param {string} src
+ */
+async function fileWidth(src) {
+  const probe = new Image()
+  probe.src = src
+  await probe.decode().catch(() => {})
+  return probe.naturalWidth
 }
 
 /** In the page: whether every image in the viewport has finished, loaded or broken. */
