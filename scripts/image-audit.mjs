@@ -58,7 +58,10 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
         const style = getComputedStyle(image)
         const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         const src = image.currentSrc || image.src
-        const pixelWidth = image.naturalWidth > 0 ? await fileWidth(src) : 0
+        // The file's own width: an <img> without srcset reports it (from the browser's cache).
+        const probe = new Image()
+        probe.src = src
+        const pixelWidth = image.naturalWidth > 0 ? await probe.decode().then(() => probe.naturalWidth, () => 0) : 0
         return {
           src,
           className: image.className,
@@ -75,18 +78,6 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
       .reduce((sum, entry) => sum + /** @type {PerformanceResourceTiming} */ (entry).transferSize, 0)
     return { images, imageBytes, devicePixelRatio: ratio }
   })
-}
-
-/**
- * In the page: the pixel width of the file at `src`, from the browser's cache (an <img> without
- * srcset reports the file's own width).
- * @param {string} src
- */
-async function fileWidth(src) {
-  const probe = new Image()
-  probe.src = src
-  await probe.decode().catch(() => {})
-  return probe.naturalWidth
 }
 
 /** In the page: whether every image in the viewport has finished, loaded or broken. */
