@@ -11,9 +11,11 @@
  * @typedef {object} SeenImage
  * @property {string} src the address the browser chose (currentSrc)
  * @property {string} className
- * @property {number} naturalWidth 0 for a broken image
+ * @property {number} naturalWidth 0 for a broken image (density-corrected: for a srcset candidate,
+ *   the browser reports the width `sizes` gave it, not the file's)
+ * @property {number} pixelWidth the file's own width in pixels
  * @property {number} displayedWidth the content box's width in CSS px
- * @property {number} oversize naturalWidth / (displayedWidth × devicePixelRatio)
+ * @property {number} oversize pixelWidth / (displayedWidth × devicePixelRatio)
  */
 
 /**
@@ -47,21 +49,29 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
     if (end) break
     top += step
   }
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const ratio = window.devicePixelRatio
     /** @type {HTMLImageElement[]} */
     const seen = [.../** @type {any} */ (window).__imagesSeen]
-    const images = seen.map((image) => {
-      const style = getComputedStyle(image)
-      const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
-      return {
-        src: image.currentSrc || image.src,
-        className: image.className,
-        naturalWidth: image.naturalWidth,
-        displayedWidth,
-        oversize: displayedWidth > 0 ? image.naturalWidth / (displayedWidth * ratio) : 0,
-      }
-    })
+    const images = await Promise.all(
+      seen.map(async (image) => {
+        const style = getComputedStyle(image)
+        const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        const src = image.currentSrc || image.src
+        // The file's own width: an <img> without srcset reports it (from the browser's cache).
+        const probe = new Image()
+        probe.src = src
+        const pixelWidth = image.naturalWidth > 0 ? await probe.decode().then(() => probe.naturalWidth, () => 0) : 0
+        return {
+          src,
+          className: image.className,
+          naturalWidth: image.naturalWidth,
+          pixelWidth,
+          displayedWidth,
+          oversize: displayedWidth > 0 ? pixelWidth / (displayedWidth * ratio) : 0,
+        }
+      }),
+    )
     const imageBytes = performance
       .getEntriesByType('resource')
       .filter((entry) => /\/_image\?|\.(avif|webp|jpe?g|png|gif|svg)(\?|$)/i.test(entry.name))

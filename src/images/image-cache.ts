@@ -4,10 +4,18 @@
  * the tests and in every data centre; Workers Cache in front of the worker, when enabled, honours
  * the same Cache-Control and `Vary: Accept` and adds tiering across data centres.
  */
+import type { AllowedSource } from './source-policy'
 
-/** The Cache API request for one rendition. `origin` is the site's (Cache API keys are URLs). */
-export function renditionKey(origin: string, kind: string, width: number, src: string): Request {
-  return new Request(`${origin}/__image-cache/v1/${kind}/${width}?src=${encodeURIComponent(src)}`)
+/**
+ * The Cache API request for one rendition. `origin` is the site's (Cache API keys are URLs). A
+ * bundled file's renditions are also keyed by the deployment (`version`): a deploy may change the
+ * file under the same name, while a CMS upload's address never changes content and its renditions
+ * outlive deploys (transforming every photo again after each deploy would cost a billed call each).
+ */
+export function renditionKey(origin: string, kind: string, width: number, source: AllowedSource, version: string): Request {
+  const scope = source.kind === 'asset' ? `asset-${encodeURIComponent(version)}` : 'remote'
+  const src = source.kind === 'asset' ? source.path : source.url.href
+  return new Request(`${origin}/__image-cache/v1/${scope}/${kind}/${width}?src=${encodeURIComponent(src)}`)
 }
 
 /** The stored rendition, or undefined. A Cache API failure is a miss, never an error. */

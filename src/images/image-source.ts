@@ -10,8 +10,3 @@ export function imageSrc(src: string, fallback = ''): string {
   const safe = src.trim() ? safeHref(src) : null
   return safe && !/^(mailto|tel):/i.test(safe) ? safe : fallback
 }
-
-/** Vector images are served as they are: one file fits every width. */
-export function isVector(src: string): boolean {
-  return /\.svgz?(?:[?#]|$)/i.test(src)
-}

@@ -8,7 +8,7 @@
 import type { Bindings } from '../env'
 import { sniffFormat, type SniffedFormat } from './image-format'
 import { DEFAULT_ORIGIN_TIMEOUT_MS, MAX_ORIGINAL_BYTES, MAX_REDIRECTS } from './limits'
-import { isAllowedUrl, type ImageSource } from './source-policy'
+import { isAllowedUrl, type AllowedSource } from './source-policy'
 
 export type Original = { bytes: Uint8Array; format: SniffedFormat }
 
@@ -29,7 +29,7 @@ export function originTimeoutMs(env: Pick<Bindings, 'API_TIMEOUT_MS'>): number {
   return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_ORIGIN_TIMEOUT_MS
 }
 
-export async function loadOriginal(source: ImageSource, options: LoadOptions): Promise<LoadResult> {
+export async function loadOriginal(source: AllowedSource, options: LoadOptions): Promise<LoadResult> {
   const signal = AbortSignal.timeout(options.timeoutMs)
   try {
     const response = source.kind === 'asset' ? await options.assets.fetch(new Request(new URL(source.path, 'http://assets.local'), { signal })) : await fetchAllowed(source.url, options.origins, signal)

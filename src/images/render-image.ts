@@ -40,7 +40,7 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   if (!check.ok) return textAnswer(403, `Image source refused: ${check.reason}.`)
 
   const kind = formatClass(request.accept)
-  const key = renditionKey(context.origin, kind, request.width, request.src)
+  const key = renditionKey(context.origin, kind, request.width, check.source, env.CF_VERSION_METADATA?.id ?? 'unversioned')
   const cached = await readRendition(key)
   if (cached) return withHeaders(cached, { 'X-Image-Cache': 'hit' })
 

@@ -6,10 +6,13 @@
  */
 import type { Bindings } from '../env'
 
-/** A source the route can load: a bundled file or an allowed remote address. */
-export type ImageSource = { kind: 'asset'; path: string } | { kind: 'remote'; url: URL }
+/** Longest `src` accepted: real upload addresses are far shorter, and it is part of cache keys. */
+export const MAX_SOURCE_LENGTH = 2048
 
-export type SourceCheck = { ok: true; source: ImageSource } | { ok: false; reason: string }
+/** A source the route can load: a bundled file or an allowed remote address. */
+export type AllowedSource = { kind: 'asset'; path: string } | { kind: 'remote'; url: URL }
+
+export type SourceCheck = { ok: true; source: AllowedSource } | { ok: false; reason: string }
 
 /** The http(s) origins remote sources may come from (API_HOST's and IMAGE_ORIGINS'), normalized. */
 export function allowedOrigins(env: Pick<Bindings, 'API_HOST' | 'IMAGE_ORIGINS'>): Set<string> {
@@ -34,6 +37,7 @@ export function isAllowedUrl(url: URL, origins: Set<string>): boolean {
 export function checkSource(src: string, origins: Set<string>): SourceCheck {
   const value = src.trim()
   if (!value) return { ok: false, reason: 'src is empty' }
+  if (value.length > MAX_SOURCE_LENGTH) return { ok: false, reason: `src is longer than ${MAX_SOURCE_LENGTH} characters` }
   if (value.startsWith('/') && !value.startsWith('//')) {
     if (value.includes('\\') || /[\u0000-\u001f]/.test(value)) return { ok: false, reason: 'src is not a usable path' }
     const url = new URL(value, 'http://assets.invalid')

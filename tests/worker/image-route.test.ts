@@ -127,6 +127,19 @@ describe('GET /_image: caching', TRANSFORMS, () => {
     expect(origin.calls).toHaveLength(2)
   })
 
+  it("transforms a bundled image again after a deploy, which may have changed it, but keeps a CMS photo's renditions", async () => {
+    const origin = cms({ 'kept.jpg': serveBytes(cameraJpeg) })
+    const deploy = (id: string): Bindings => ({ ...origin.bindings, CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })
+    const bundled = imageUrl('/images/about/blueprint.jpg', 320)
+    expect((await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')).toBe('miss')
+    expect((await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')).toBe('hit')
+    expect((await fetchImage(bundled, deploy('deploy-2'))).response.headers.get('X-Image-Cache')).toBe('miss')
+    const photo = imageUrl(origin.url('kept.jpg'), 320)
+    await fetchImage(photo, deploy('deploy-1'))
+    expect((await fetchImage(photo, deploy('deploy-2'))).response.headers.get('X-Image-Cache')).toBe('hit')
+    expect(origin.calls).toHaveLength(1)
+  })
+
   it('is not a page: no language redirect, no page cache', async () => {
     const { response } = await fetchImage(imageUrl(HERO, 320), env)
     expect(response.headers.get('X-Page-Cache')).toBeNull()
@@ -140,6 +153,7 @@ describe('GET /_image: only allowed sources', TRANSFORMS, () => {
     ['a protocol-relative address', '//evil.test/photo.jpg'],
     ['a javascript: address', 'javascript:alert(1)'],
     ['a data: address', 'data:image/png;base64,AAAA'],
+    ['an address longer than 2048 characters', `/images/${'a'.repeat(2048)}.jpg`],
   ])('refuses %s with 403 and fetches nothing', async (_, src) => {
     const seen = watchOrigin('https://evil.test')
     const { response, text } = await fetchImage(imageUrl(src, 640), env)

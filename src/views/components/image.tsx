@@ -8,7 +8,7 @@
  * placeholder computed from the image itself (src/images/placeholders.ts) until they arrive.
  */
 import { createContext, useContext, type CSSProperties } from 'react'
-import { imageSrc, isVector } from '../../images/image-source'
+import { imageSrc } from '../../images/image-source'
 import { IMAGE_WIDTHS, imageUrl, type SlotFallback } from '../../images/image-url'
 import type { Placeholders } from '../../images/placeholders'
 import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from './image-layouts'
@@ -49,7 +49,7 @@ export function Image({ src, fallback, alt, width, height, layout, className, pr
   // The fallback is the source itself when the CMS gave none; the route needs no second one then.
   const slotFallback = source === fallback ? undefined : fallback
   const { sizes, placeholder } = IMAGE_LAYOUTS[layout]
-  const widths = isVector(source) ? [IMAGE_WIDTHS[0]] : widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS)
+  const widths = widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS)
   const preview = placeholder ? placeholders.get(source) : undefined
   return (
     <img
