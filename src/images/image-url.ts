@@ -5,8 +5,11 @@
  * format (docs/decisions/0003-image-pipeline.md).
  */
 
-/** The widths the route serves; any other `w` is refused with 400. */
-export const IMAGE_WIDTHS = [320, 480, 640, 768, 960, 1280, 1600, 1920] as const
+/**
+ * The widths the route serves; any other `w` is refused with 400. 96 and 160 are for icons and
+ * logos (40–44 CSS px: 80–132 device px), which 320 would oversize fourfold on a phone.
+ */
+export const IMAGE_WIDTHS = [96, 160, 320, 480, 640, 768, 960, 1280, 1600, 1920] as const
 
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number]
 

@@ -32,6 +32,8 @@ async function expectNoBrokenImage(page: Page) {
 
 for (const [screen, device] of SCREENS) {
   test.describe(`bundled content at ${screen}`, () => {
+    // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
+    test.describe.configure({ timeout: 90_000 })
     test.use(device)
     for (const address of ADDRESSES) {
       test(`${address} shows every image it scrolls past`, async ({ page }) => {

@@ -91,9 +91,9 @@ describe('content images on every page', () => {
   })
 
   it('caps the ladder of small images at three times their widest display', () => {
-    expect(widthsFor(IMAGE_LAYOUTS.founder, IMAGE_WIDTHS)).toEqual([320, 480, 640])
-    expect(widthsFor(IMAGE_LAYOUTS.partner, IMAGE_WIDTHS)).toEqual([320, 480])
-    expect(widthsFor(IMAGE_LAYOUTS.serviceIcon, IMAGE_WIDTHS)).toEqual([320])
+    expect(widthsFor(IMAGE_LAYOUTS.founder, IMAGE_WIDTHS)).toEqual([96, 160, 320, 480, 640])
+    expect(widthsFor(IMAGE_LAYOUTS.partner, IMAGE_WIDTHS)).toEqual([96, 160, 320, 480])
+    expect(widthsFor(IMAGE_LAYOUTS.serviceIcon, IMAGE_WIDTHS)).toEqual([96, 160])
     expect(widthsFor(IMAGE_LAYOUTS.banner, IMAGE_WIDTHS)).toEqual([...IMAGE_WIDTHS])
   })
 

@@ -41,6 +41,13 @@ type ImageProps = {
   priority?: boolean
 }
 
+/** The `src` for a browser that reads no srcset: the widest listed width up to 768 (a phone at DPR 2). */
+const SRC_WIDTH = 768
+
+function fallbackWidth(widths: readonly number[]): number {
+  return widths.filter((width) => width <= SRC_WIDTH).at(-1) ?? widths[0]!
+}
+
 /** An <img>, or nothing when there is neither an address nor a fallback. */
 export function Image({ src, fallback, alt, width, height, layout, className, priority = false }: ImageProps) {
   const placeholders = useContext(PlaceholdersContext)
@@ -54,7 +61,7 @@ export function Image({ src, fallback, alt, width, height, layout, className, pr
   return (
     <img
       className={className}
-      src={imageUrl(source, widths[Math.floor((widths.length - 1) / 2)]!, slotFallback)}
+      src={imageUrl(source, fallbackWidth(widths), slotFallback)}
       srcSet={widths.map((w) => `${imageUrl(source, w, slotFallback)} ${w}w`).join(', ')}
       sizes={sizes}
       alt={alt}
