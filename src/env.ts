@@ -33,6 +33,11 @@ export type AppEnv = {
     pageKey: string
     /** The payloads the page was rendered from, by Cache-Tag (src/content/index.ts). */
     payloads?: Map<string, PayloadRead>
+    /**
+     * Set when the page was rendered while some of its image placeholders were still being computed
+     * (src/images/page-placeholders.ts): caches keep it only briefly (src/middleware/page-cache).
+     */
+    provisional?: boolean
   }
 }
 

@@ -4,7 +4,9 @@
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
+import { onPayloadsChanged } from './content/refresh'
 import type { AppEnv, Bindings } from './env'
+import { warmChangedPlaceholders } from './images/page-placeholders'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
@@ -39,6 +41,9 @@ app.route('/', pages)
 
 app.notFound(notFound)
 app.onError(onError)
+
+// Changed payloads' images get their placeholders before most visitors ask for the pages.
+onPayloadsChanged.push(warmChangedPlaceholders)
 
 /** Requests, and the Cron Trigger that keeps payloads fresh (docs/decisions/0004-content-freshness.md). */
 export default {

@@ -28,7 +28,7 @@ const HEARTBEAT_MEMO_MS = 30_000
 
 /**
  * Called after payloads changed and were stored, with their sources. Hook point for other work that
- * depends on content: issue 12's `warmPlaceholders(env, sources)` is wired here by the lead.
+ * depends on content, registered once in src/index.ts (the image placeholders' warm-up).
  */
 export type PayloadsChangedListener = (env: Bindings, changed: PayloadSource[]) => Promise<void> | void
 export const onPayloadsChanged: PayloadsChangedListener[] = []

@@ -4,10 +4,10 @@
  * read for all of them, and the missing ones computed after the response.
  */
 import type { Context } from 'hono'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 import { imageSrc } from './image-source'
 import { SLOT_FALLBACKS } from './image-url'
-import { computePlaceholders, readPlaceholders, type Placeholders } from './placeholders'
+import { computePlaceholders, readPlaceholderStates, warmPlaceholders, type Placeholders } from './placeholders'
 
 /**
  * The payload fields that hold an image address (../../shared/spec/payload-fields.md): `img` and
@@ -33,11 +33,25 @@ export function collectImageSources(payloads: readonly unknown[]): string[] {
   return [...sources]
 }
 
-/** The stored placeholders of the page's images; those missing are computed in the background. */
+/**
+ * The stored placeholders of the page's images. Those still pending are computed after the response,
+ * and the page is marked provisional, so that no cache keeps it without them for long.
+ */
 export async function placeholdersFor(c: Context<AppEnv>, payloads: readonly unknown[]): Promise<Placeholders> {
-  const sources = collectImageSources(payloads)
-  const found = await readPlaceholders(c.env.CONTENT_CACHE, sources)
-  const missing = sources.filter((source) => !found.has(source))
-  if (missing.length > 0) c.executionCtx.waitUntil(computePlaceholders(c.env, missing))
-  return found
+  const { previews, pending } = await readPlaceholderStates(c.env.CONTENT_CACHE, collectImageSources(payloads))
+  if (pending.length > 0) {
+    c.set('provisional', true)
+    c.executionCtx.waitUntil(computePlaceholders(c.env, pending))
+  }
+  return previews
+}
+
+/**
+ * After the scheduled refresh or the publish hook stored changed payloads: computes the
+ * placeholders of their images ahead of the pages that will show them (src/content/refresh.ts,
+ * `onPayloadsChanged`). Reads the stored entries, so it sees exactly what pages will render.
+ */
+export async function warmChangedPlaceholders(env: Bindings, changed: readonly { key: string }[]): Promise<void> {
+  const entries = await Promise.all(changed.map(({ key }) => env.CONTENT_CACHE.get<{ payload?: unknown }>(key, 'json')))
+  await warmPlaceholders(env, collectImageSources(entries.map((entry) => entry?.payload)))
 }

@@ -30,6 +30,10 @@ const PREVIEW_TTL_SECONDS = 30 * 24 * 3600
 /** Originals downloaded at once by one isolate, and per call: placeholders never crowd out pages. */
 const CONCURRENCY = 2
 const MAX_PER_CALL = 12
+/** Per scheduled warm-up, which has minutes rather than a visitor waiting. */
+const MAX_PER_WARM = 100
+/** Stored for a source that could not be loaded or decoded; not a preview, so never painted. */
+const UNAVAILABLE = 'unavailable'
 /** A source that failed is not tried again by this isolate for this long. */
 const RETRY_AFTER_MS = 10 * 60 * 1000
 /** Only what this module writes is ever put into a style attribute. */
@@ -45,37 +49,53 @@ export function placeholderKey(source: string): string {
 
 /** The stored placeholders of `sources`, in one KV read per 100; a KV failure reads as none. */
 export async function readPlaceholders(kv: KVNamespace, sources: readonly string[]): Promise<Map<string, string>> {
-  const keys = storableSources(sources).map(placeholderKey)
-  const found = new Map<string, string>()
+  return (await readPlaceholderStates(kv, sources)).previews
+}
+
+/**
+ * What KV holds for `sources`: the previews, and the sources still pending (nothing stored yet, not
+ * even the mark of a source that could not be loaded). A page rendered while some are pending is
+ * provisional: shared caches keep it only briefly (src/middleware/page-cache).
+ */
+export async function readPlaceholderStates(kv: KVNamespace, sources: readonly string[]): Promise<{ previews: Map<string, string>; pending: string[] }> {
+  const storable = storableSources(sources)
+  const keys = storable.map(placeholderKey)
+  const previews = new Map<string, string>()
+  const settled = new Set<string>()
   try {
     for (let start = 0; start < keys.length; start += MAX_KEYS_PER_READ) {
       const values = await kv.get(keys.slice(start, start + MAX_KEYS_PER_READ), 'text')
       for (const [key, value] of values) {
-        if (value && PREVIEW_PATTERN.test(value)) found.set(key.slice(KEY_PREFIX.length), value)
+        if (value === null) continue
+        const source = key.slice(KEY_PREFIX.length)
+        settled.add(source)
+        if (PREVIEW_PATTERN.test(value)) previews.set(source, value)
       }
     }
   } catch (error) {
     console.warn(`placeholders: not read: ${String(error)}`)
+    return { previews, pending: [] }
   }
-  return found
+  return { previews, pending: storable.filter((source) => !settled.has(source)) }
 }
 
-/** Computes and stores the placeholders of `sources` that KV does not have yet. */
+/** Computes and stores the placeholders of `sources` that KV does not have yet (all of them, for the scheduled refresh). */
 export async function warmPlaceholders(env: PlaceholderEnv, sources: readonly string[]): Promise<void> {
-  const stored = await readPlaceholders(env.CONTENT_CACHE, sources)
-  await computePlaceholders(env, storableSources(sources).filter((source) => !stored.has(source)))
+  const { pending } = await readPlaceholderStates(env.CONTENT_CACHE, sources)
+  await computePlaceholders(env, pending, MAX_PER_WARM)
 }
 
 /**
  * Computes and stores placeholders for `missing` sources (read as absent just before): at most
  * MAX_PER_CALL, CONCURRENCY at a time, skipping any this isolate is already computing or saw fail
- * lately. A source that cannot be loaded or decoded is logged and skipped, never thrown.
+ * lately. A source that cannot be loaded or decoded is logged and marked unavailable in KV for
+ * RETRY_AFTER_MS, never thrown.
  */
-export async function computePlaceholders(env: PlaceholderEnv, missing: readonly string[]): Promise<void> {
+export async function computePlaceholders(env: PlaceholderEnv, missing: readonly string[], limit = MAX_PER_CALL): Promise<void> {
   const now = Date.now()
   const queue = storableSources(missing)
     .filter((source) => !inProgress.has(source) && !(now - (failedAt.get(source) ?? -Infinity) < RETRY_AFTER_MS))
-    .slice(0, MAX_PER_CALL)
+    .slice(0, limit)
   for (const source of queue) inProgress.add(source)
   const worker = async () => {
     for (let source = queue.shift(); source !== undefined; source = queue.shift()) {
@@ -86,6 +106,8 @@ export async function computePlaceholders(env: PlaceholderEnv, missing: readonly
       } catch (error) {
         failedAt.set(source, Date.now())
         console.warn(`placeholders: ${source}: ${error instanceof Error ? error.message : String(error)}`)
+        // Settled without a preview, for a while: pages stop waiting for it, and it is tried again later.
+        await env.CONTENT_CACHE.put(placeholderKey(source), UNAVAILABLE, { expirationTtl: RETRY_AFTER_MS / 1000 }).catch(() => undefined)
       } finally {
         inProgress.delete(source)
       }

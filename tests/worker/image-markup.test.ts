@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS, imageUrl } from '../../src/images/image-url'
 import { collectImageSources } from '../../src/images/page-placeholders'
-import { placeholderKey, readPlaceholders, warmPlaceholders } from '../../src/images/placeholders'
+import { placeholderKey, readPlaceholderStates, readPlaceholders, warmPlaceholders } from '../../src/images/placeholders'
 import { Image } from '../../src/views/components/image'
 import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from '../../src/views/components/image-layouts'
 import home from '../../content-service/seed/home.json'
@@ -163,15 +163,31 @@ describe('placeholders', () => {
     expect(preview.length).toBeLessThan(400)
   })
 
-  it('writes only the placeholders KV does not have, and skips a source that cannot be loaded', async () => {
+  it('writes only the placeholders KV does not have, and marks a source that cannot be loaded as settled for a while', async () => {
     const kept = '/images/founders/aram-petrosyan.jpg'
     const stored = 'data:image/webp;base64,AAAA'
     await env.CONTENT_CACHE.put(placeholderKey(kept), stored)
     await warmPlaceholders(env, [kept, '/images/founders/davit-sargsyan.jpg', '/images/nowhere.jpg', 'https://evil.example/a.jpg'])
     expect(await env.CONTENT_CACHE.get(placeholderKey(kept))).toBe(stored)
     expect(await env.CONTENT_CACHE.get(placeholderKey('/images/founders/davit-sargsyan.jpg'))).toMatch(/^data:image\/webp;base64,/)
-    expect(await env.CONTENT_CACHE.get(placeholderKey('/images/nowhere.jpg'))).toBeNull()
-    expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBeNull()
+    // Not a preview (never painted), but no page waits for it any more.
+    expect(await env.CONTENT_CACHE.get(placeholderKey('/images/nowhere.jpg'))).toBe('unavailable')
+    expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBe('unavailable')
+    const { previews, pending } = await readPlaceholderStates(env.CONTENT_CACHE, ['/images/nowhere.jpg', kept, '/images/never-asked.jpg'])
+    expect([...previews.keys()]).toEqual([kept])
+    expect(pending).toEqual(['/images/never-asked.jpg'])
+  })
+
+  it('marks a page rendered before its placeholders exist provisional, and the next render complete', async () => {
+    const key = placeholderKey('/images/banners/contact-hero.jpg')
+    await env.CONTENT_CACHE.delete(key)
+    const first = await fetchPage('/ru/contact-us', uncached)
+    expect(first.headers.get('ETag')).toMatch(/\.provisional"$/)
+    expect(await env.CONTENT_CACHE.get(key)).toMatch(/^data:image\/webp;base64,/)
+    const second = await fetchPage('/ru/contact-us', uncached)
+    expect(second.headers.get('ETag')).not.toMatch(/\.provisional"$/)
+    const banner = (await select(await second.text(), 'img.page-banner__image'))[0]!
+    expect(banner.attrs.style).toContain('data:image/webp')
   })
 
   it('ignores a stored value that is not a preview this module wrote', async () => {

@@ -18,6 +18,7 @@ import {
   forgetRecentPages,
   pageCache,
   pageCacheKey,
+  PROVISIONAL_SECONDS,
   STORED_AT,
 } from '../../src/middleware/page-cache'
 import { fakeBackend, json } from './support/fake-backend'
@@ -38,6 +39,9 @@ async function clearPayloadCache() {
 describe('GET pages through the page cache', () => {
   it('serves the second visit from the Cache API with no backend call and no render', async () => {
     backend = fakeBackend()
+    // The about page's image placeholders are settled (the same sources in every language), so the
+    // first visit is a complete page rather than a provisional one.
+    await fetchPage('/ru/about', backend.env({ PAGE_CACHE_TTL: '0' }))
     const first = await fetchPage('/en/about', backend.env())
     expect(first.headers.get('X-Page-Cache')).toBe('miss')
     expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
@@ -374,6 +378,11 @@ describe('pageCache() with an injected clock', () => {
     await next()
   })
   app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
+  // Rendered while its image placeholders were still being computed (src/images/page-placeholders.ts).
+  app.get('/provisional', (c) => {
+    c.set('provisional', true)
+    return c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`)
+  })
   app.get('/cookie', (c) => {
     c.header('Set-Cookie', 'a=b')
     return c.html('<!DOCTYPE html><html></html>')
@@ -446,6 +455,24 @@ describe('pageCache() with an injected clock', () => {
     await setPayload('v1', clock)
     clock += 1_000
     expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
+  })
+
+  it('keeps a page rendered before its image placeholders were ready for PROVISIONAL_SECONDS only, under an ETag of its own', async () => {
+    await freshSite({ cronRunning: true })
+    const ctx = createExecutionContext()
+    const first = await app.fetch(new Request(`http://site-${site}.test/provisional`), bindings, ctx)
+    await first.text()
+    await waitOnExecutionContext(ctx)
+    expect(first.headers.get('Cache-Control')).toBe(`public, max-age=0, s-maxage=${PROVISIONAL_SECONDS}`)
+    expect(first.headers.get('ETag')).toMatch(/\.provisional"$/)
+    clock += (PROVISIONAL_SECONDS - 1) * 1000
+    expect(await visit('/provisional')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    clock += 2_000
+    expect(await visit('/provisional')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
+    // As in another isolate: the Cache API's copy has expired too.
+    forgetRecentPages()
+    clock += (PROVISIONAL_SECONDS + 1) * 1000
+    expect(await visit('/provisional')).toEqual({ status: 'miss', body: expect.stringContaining('render 3') })
   })
 
   it('sends the first bytes before the page is complete, and stores it once it is', async () => {

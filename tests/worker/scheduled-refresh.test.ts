@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HEARTBEAT_KEY, onPayloadsChanged, type PayloadsChangedListener } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
+import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'
 import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
 import { contextWithWorkersCache, recordingKv } from './support/freshness'
@@ -138,6 +139,19 @@ describe('the scheduled refresh', () => {
       onPayloadsChanged.splice(onPayloadsChanged.indexOf(listener), 1)
     }
     expect(heard).toEqual([['navbar-data']])
+  })
+
+  it("computes the placeholders of a changed payload's images, so the pages rendered next are complete", async () => {
+    const photo = '/images/missions/community.jpg'
+    await env.CONTENT_CACHE.delete(placeholderKey(photo))
+    const answers: Record<string, Answer> = {}
+    const { bindings } = setup(answers)
+    const start = future()
+    await runCron(bindings, start)
+    expect(await env.CONTENT_CACHE.get(placeholderKey(photo))).toBeNull()
+    answers['get-about-page'] = json({ payload: { missions: [{ title: 'Safety', img: photo }] } })
+    await runCron(bindings, start + TTL_SECONDS * 1000)
+    expect(await env.CONTENT_CACHE.get(placeholderKey(photo))).toMatch(/^data:image\/webp;base64,/)
   })
 
   it('fails the run when Workers Cache refuses a purge, after storing the new content', async () => {

@@ -54,6 +54,11 @@ const DEFAULT_FRESH_SECONDS = 60
 export const STALE_SECONDS = 600
 /** How long an isolate trusts the payload hash it last saw before asking KV again. */
 const STAMP_MEMO_MS = 1_000
+/**
+ * Seconds a provisional page (rendered while some of its image placeholders were still being
+ * computed, `c.var.provisional`) may be served from a cache: the render after it has them.
+ */
+export const PROVISIONAL_SECONDS = 10
 
 export function pageCache(options: PageCacheOptions = {}) {
   const now = options.now ?? Date.now
@@ -83,10 +88,12 @@ export function pageCache(options: PageCacheOptions = {}) {
     await next()
     if (!isCacheable(c.res)) return
     const payloads = [...payloadsReadBy(c)].map(([tag, read]) => ({ key: read.key, tag, hash: read.hash }))
-    const etag = await pageEtag(key, payloads)
+    const provisional = c.get('provisional') === true
+    // A provisional page has an ETag of its own, so that revalidating it fetches the complete one.
+    const etag = provisional ? provisionalEtag(await pageEtag(key, payloads)) : await pageEtag(key, payloads)
     c.header('ETag', etag)
     c.header('Cache-Tag', cacheTags(new URL(c.req.url).pathname, payloads))
-    if (cacheControl) c.header('Cache-Control', cacheControl)
+    if (cacheControl) c.header('Cache-Control', provisional ? `public, max-age=0, s-maxage=${PROVISIONAL_SECONDS}` : cacheControl)
     // The platform compresses a rendered page for browsers that accept it.
     c.header('Vary', 'Accept-Encoding', { append: true })
     if (bypass) c.header('X-Page-Cache', 'bypass')
@@ -105,7 +112,13 @@ export function pageCache(options: PageCacheOptions = {}) {
     const headers = new Headers(c.res.headers)
     c.res = new Response(visitor, c.res)
     c.executionCtx.waitUntil(
-      storePage(cache, key, copy, { headers, storedAt: now(), lifetimeSeconds: fresh + STALE_SECONDS, payloads }).then(
+      storePage(cache, key, copy, {
+        headers,
+        storedAt: now(),
+        lifetimeSeconds: provisional ? PROVISIONAL_SECONDS : fresh + STALE_SECONDS,
+        payloads,
+        expiresAt: provisional ? now() + PROVISIONAL_SECONDS * 1000 : undefined,
+      }).then(
         (page) => page && rememberPage(key, page),
         (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`),
       ),
@@ -129,6 +142,7 @@ export function pageCache(options: PageCacheOptions = {}) {
   }
 
   async function isCurrent(c: Context<AppEnv>, page: StoredPage): Promise<boolean> {
+    if (page.expiresAt !== undefined && now() >= page.expiresAt) return false
     const stamps = await Promise.all(page.payloads.map(({ key }) => currentStamp(c.env.CONTENT_CACHE, key, STAMP_MEMO_MS, now)))
     if (stamps.some((stamp, index) => stamp?.hash !== page.payloads[index]!.hash)) return false
     const ttlMs = contentTtlSeconds(c.env) * 1000
@@ -142,6 +156,11 @@ export function pageCache(options: PageCacheOptions = {}) {
 function cacheTags(pathname: string, payloads: readonly PagePayload[]): string {
   const page = `page:${pathname.replace(/[\s,]/g, '_')}`
   return [page, ...new Set(payloads.map(({ tag }) => tag))].join(',')
+}
+
+/** `W/"abc"` -> `W/"abc.provisional"`. */
+function provisionalEtag(etag: string): string {
+  return etag.replace(/"$/, '.provisional"')
 }
 
 /** PAGE_CACHE_TTL in seconds; '0' turns page caching off, unset or unreadable means 60. */

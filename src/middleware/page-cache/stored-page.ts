@@ -12,7 +12,9 @@ import { clientManifest } from '../../generated/client-manifest'
 export const STORED_AT = 'X-Stored-At'
 /** The payloads a stored page was rendered from, as JSON; kept in the cache, never sent. */
 const PAYLOADS = 'X-Payloads'
-const INTERNAL = /^(x-stored-at|x-payloads|cf-cache-status|transfer-encoding)$/i
+/** Epoch milliseconds after which a provisional page is no longer served; kept in the cache, never sent. */
+const EXPIRES_AT = 'X-Expires-At'
+const INTERNAL = /^(x-stored-at|x-expires-at|x-payloads|cf-cache-status|transfer-encoding)$/i
 
 /** What the page cache did for a response, in the X-Page-Cache header. */
 export type PageCacheStatus = 'hit' | 'miss' | 'bypass'
@@ -64,9 +66,11 @@ export type StoredPage = {
   storedAt: number
   /** The payloads it was rendered from: it may be served while each still has this hash. */
   payloads: PagePayload[]
+  /** Set on a provisional page (rendered before its image placeholders were ready): served until then only. */
+  expiresAt?: number
 }
 
-type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number; payloads: PagePayload[] }
+type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number; payloads: PagePayload[]; expiresAt?: number }
 
 /**
  * Reads the whole page, then stores it with its ETag. A body that breaks off or does not end the
@@ -82,8 +86,9 @@ export async function storePage(cache: Cache, key: string, body: ReadableStream,
   for (const name of ['Age', 'X-Page-Cache', 'Content-Length', 'Transfer-Encoding']) headers.delete(name)
   // The Cache API drops the copy after this long, whatever its payloads.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
-  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt, payloads: options.payloads }
+  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt, payloads: options.payloads, expiresAt: options.expiresAt }
   headers.set(STORED_AT, String(options.storedAt))
+  if (options.expiresAt !== undefined) headers.set(EXPIRES_AT, String(options.expiresAt))
   headers.set(PAYLOADS, JSON.stringify(options.payloads))
   await cache.put(key, new Response(bytes, { status: 200, headers }))
   return page
@@ -94,12 +99,13 @@ export async function readStored(cache: Cache, key: string): Promise<StoredPage 
   const response = await cache.match(key)
   if (!response) return null
   const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
+  const expiresAt = response.headers.has(EXPIRES_AT) ? Number(response.headers.get(EXPIRES_AT)) || 0 : undefined
   const payloads = parsePayloads(response.headers.get(PAYLOADS))
   const headers = [...response.headers].filter(([name]) => !INTERNAL.test(name))
   const bytes = new Uint8Array(await response.arrayBuffer())
   // A copy that does not say what it was rendered from cannot be validated: it counts as missing.
   if (!payloads?.length) return null
-  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0, payloads }
+  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0, payloads, expiresAt }
 }
 
 function parsePayloads(header: string | null): PagePayload[] | null {
