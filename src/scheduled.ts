@@ -6,6 +6,7 @@
 import { runScheduledRefresh } from './content/refresh'
 import type { Bindings } from './env'
 import { pagePurgerFor } from './middleware/page-cache/purge'
+import { reportScheduledError } from './observability'
 import { PAGE_PATHS } from './routes/pages'
 
 export async function scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
@@ -19,7 +20,10 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     // is refreshed exactly once per CONTENT_TTL (rounded up to a minute), however late the run starts.
     now: () => controller.scheduledTime,
     timeoutMs: timeout > 0 ? timeout : undefined,
-    onError: (error, { key }) => console.warn(`scheduled refresh: ${key}: ${String(error)}`),
+    onError: (error, { key }) => {
+      console.warn(`scheduled refresh: ${key}: ${String(error)}`)
+      reportScheduledError(env, ctx, error, { backend_key: key })
+    },
   })
   if (report.refreshed.length || report.failed.length) {
     console.log(`scheduled refresh: ${report.refreshed.length} refreshed, changed [${report.changed}], failed [${report.failed}], purged [${report.purged}]`)

@@ -1,1 +1,1 @@
-export { reportError, type ErrorKind } from './sentry'
+export { reportError, reportScheduledError, type ErrorKind } from './sentry'

@@ -10,7 +10,7 @@
  */
 import type { Context } from 'hono'
 import { Toucan } from 'toucan-js'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 import { splitLanguagePrefix } from '../shared/languages'
 
 /** What went wrong: an error no handler expected, or a backend call that gave no payload. */
@@ -38,13 +38,30 @@ export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind,
   })
 }
 
+/**
+ * Sends `error` from the Cron Trigger's run, which has no request: the scheduled refresh is the
+ * one caller of the backend for page payloads, so its failures are the backend failures to see.
+ */
+export function reportScheduledError(env: Bindings, ctx: ExecutionContext, error: unknown, tags: Record<string, string> = {}): void {
+  const dsn = env.SENTRY_DSN?.trim()
+  if (!dsn) return
+  const release = releaseOf(env)
+  const sentry = new Toucan({ dsn, release, context: ctx, transportOptions: { fetcher: sendQuietly } })
+  sentry.setTags({ release, route: 'scheduled', kind: 'backend', ...tags })
+  sentry.captureException(error)
+}
+
+/** RELEASE when the deploy sets it, else the Workers version id (wrangler.toml [version_metadata]). */
+function releaseOf(env: Bindings): string {
+  return env.RELEASE?.trim() || env.CF_VERSION_METADATA?.id || RELEASE_FALLBACK
+}
+
 function sentryFor(c: Context<AppEnv>): Toucan | null {
   const dsn = c.env.SENTRY_DSN?.trim()
   if (!dsn) return null
   const existing = clients.get(c.req.raw)
   if (existing) return existing
-  // RELEASE when the deploy sets it, else the Workers version id (wrangler.toml [version_metadata]).
-  const release = c.env.RELEASE?.trim() || c.env.CF_VERSION_METADATA?.id || RELEASE_FALLBACK
+  const release = releaseOf(c.env)
   const sentry = new Toucan({
     dsn,
     release,

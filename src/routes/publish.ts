@@ -16,6 +16,7 @@ import { PAYLOAD_ENDPOINTS } from '../content/client'
 import { refreshPayloads } from '../content/refresh'
 import type { AppEnv } from '../env'
 import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { reportError } from '../observability'
 import { PAGE_PATHS } from './pages'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyPublishCall } from './publish-signature'
 
@@ -65,7 +66,10 @@ publish.post(
       pages: PAGE_PATHS,
       endpoints: request.data.payloads,
       force: true,
-      onError: (error, { key }) => console.warn(`publish: ${key}: ${String(error)}`),
+      onError: (error, { key }) => {
+        console.warn(`publish: ${key}: ${String(error)}`)
+        reportError(c, error, 'backend', { backend_key: key })
+      },
     })
     return c.json(report, report.failed.length ? 502 : 200, { 'Cache-Control': 'no-store' })
   },

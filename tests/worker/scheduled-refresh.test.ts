@@ -12,6 +12,7 @@ import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'
 import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
 import { contextWithWorkersCache, recordingKv } from './support/freshness'
+import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => backend?.restore())
@@ -139,6 +140,23 @@ describe('the scheduled refresh', () => {
       onPayloadsChanged.splice(onPayloadsChanged.indexOf(listener), 1)
     }
     expect(heard).toEqual([['navbar-data']])
+  })
+
+  it('reports each payload the backend failed to deliver to Sentry, tagged with its key', async () => {
+    const sentry = fakeSentry()
+    try {
+      const answers: Record<string, Answer> = { 'navbar-data': json({ message: 'down' }, 500) }
+      const { bindings } = setup(answers)
+      await runCron({ ...bindings, SENTRY_DSN }, future())
+      const failed = sentry.events.filter((event) => event.tags?.route === 'scheduled')
+      expect(failed).toHaveLength(1)
+      expect(failed[0]!.tags).toMatchObject({ kind: 'backend', backend_key: expect.stringContaining('navbar-data') })
+    } finally {
+      // In the reverse order of installing: the fake backend passes other origins on to the fake Sentry.
+      backend?.restore()
+      backend = undefined
+      sentry.restore()
+    }
   })
 
   it("computes the placeholders of a changed payload's images, so the pages rendered next are complete", async () => {
