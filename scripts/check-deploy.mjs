@@ -51,6 +51,7 @@ function bindingNames(resolved) {
     ...byBinding(resolved.d1_databases),
     ...byBinding(resolved.services),
     ...byBinding(resolved.analytics_engine_datasets),
+    ...byBinding(resolved.queues?.producers),
     ...(resolved.ratelimits ?? []).map((limit) => limit.name),
     ...[resolved.images, resolved.version_metadata, resolved.assets].map((single) => single?.binding),
   ].filter(Boolean))

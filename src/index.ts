@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono'
 import { onPayloadsChanged } from './content/refresh'
+import { handleRepurgeBatch } from './content/repurge'
 import type { AppEnv, Bindings } from './env'
 import { warmChangedPlaceholders } from './images/page-placeholders'
 import { language } from './middleware/language'
@@ -45,8 +46,9 @@ app.onError(onError)
 // Changed payloads' images get their placeholders before most visitors ask for the pages.
 onPayloadsChanged.push(warmChangedPlaceholders)
 
-/** Requests, and the Cron Trigger that keeps payloads fresh (docs/decisions/0004-content-freshness.md). */
+/** Requests, the Cron Trigger that keeps payloads fresh, and the delayed second purge (docs/decisions/0004-content-freshness.md). */
 export default {
   fetch: app.fetch,
   scheduled,
+  queue: handleRepurgeBatch,
 } satisfies ExportedHandler<Bindings>

@@ -4,6 +4,7 @@
  * run and purges the pages of those that changed (src/content/refresh.ts).
  */
 import { runScheduledRefresh } from './content/refresh'
+import { repurgerFor } from './content/repurge'
 import type { Bindings } from './env'
 import { pagePurgerFor } from './middleware/page-cache/purge'
 import { reportScheduledError } from './observability'
@@ -15,6 +16,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     env,
     waitUntil: (promise) => ctx.waitUntil(promise),
     purger: pagePurgerFor(ctx),
+    repurge: repurgerFor(env),
     pages: PAGE_PATHS,
     // The run's time, for the whole run: entries written on the minute age in whole minutes, so each
     // is refreshed exactly once per CONTENT_TTL (rounded up to a minute), however late the run starts.

@@ -9,10 +9,12 @@
  * the payload it still reads. So the scheduled run also purges the payloads whose content changed
  * between one and two minutes ago (each entry says when it last changed): exactly one run falls in
  * that window, and by then every data centre reads the new payload. Nothing but the payload entries
- * records this, so there is no shared key for concurrent runs to overwrite.
+ * records this, so there is no shared key for concurrent runs to overwrite. Where a queue is bound,
+ * a second purge also follows each change about a minute later, whenever it happened (./repurge.ts).
  */
 import type { Bindings } from '../env'
 import type { PagePurger } from '../middleware/page-cache/purge'
+import type { Repurger } from './repurge'
 import { contentTtlSeconds, createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
@@ -37,6 +39,8 @@ export type RefreshOptions = {
   env: Bindings
   waitUntil: (promise: Promise<unknown>) => void
   purger: PagePurger
+  /** Schedules the second purge of changed tags once KV has propagated (./repurge.ts); optional. */
+  repurge?: Repurger
   /** Page keys ('/', '/about', ...): page meta data is cached once for each. */
   pages: readonly string[]
   /** The endpoints to refresh; default all. */
@@ -98,6 +102,9 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
 
   report.purged = [...new Set([...report.changed, ...again.map(({ tag }) => tag)])]
   if (report.purged.length) await options.purger.purgeTags(report.purged)
+  if (report.changed.length && options.repurge) {
+    await options.repurge(report.changed).catch((error: unknown) => options.onError?.(error, { key: 'repurge' }))
+  }
   if (changed.length) {
     for (const listener of onPayloadsChanged) {
       await (async () => listener(env, changed))().catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))

@@ -14,6 +14,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { PAYLOAD_ENDPOINTS } from '../content/client'
 import { refreshPayloads } from '../content/refresh'
+import { repurgerFor } from '../content/repurge'
 import type { AppEnv } from '../env'
 import { pagePurgerFor } from '../middleware/page-cache/purge'
 import { reportError } from '../observability'
@@ -63,6 +64,7 @@ publish.post(
       env: c.env,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       purger: pagePurgerFor(c.executionCtx as { cache?: CacheContext }),
+      repurge: repurgerFor(c.env),
       pages: PAGE_PATHS,
       endpoints: request.data.payloads,
       force: true,
