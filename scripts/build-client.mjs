@@ -70,7 +70,9 @@ const islands = readdirSync(join(root, 'client/islands'))
   .sort()
 
 const started = performance.now()
-rmSync(outdir, { recursive: true, force: true })
+// public/assets is not emptied first: a running `wrangler dev` (or a second one, which builds on
+// start) keeps serving the files while this build writes them. Hashed names mean an unchanged file
+// is rewritten with the same bytes; files of an older build are removed once this one is written.
 const { metafile } = await esbuild.build({
   absWorkingDir: root,
   entryPoints: [
@@ -125,6 +127,19 @@ const stylesheet = readFileSync(join(root, css), 'utf8').trim()
 // The text goes inside <style>: it must not be able to close that element.
 if (/<\/style/i.test(stylesheet)) throw new Error('build-client: the site stylesheet contains "</style"')
 rmSync(join(root, css))
+removeStaleOutputs(new Set(Object.keys(outputs).map((file) => join(root, file))))
+
+/** Deletes the files under public/assets that this build did not write (an older build's). */
+function removeStaleOutputs(written) {
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) visit(path)
+      else if (!written.has(path)) rmSync(path, { force: true })
+    }
+  }
+  visit(outdir)
+}
 
 /** Per island: its chunk plus the chunks it imports that the entry has not loaded, and its CSS. */
 const islandFiles = islands.map((name) => {
