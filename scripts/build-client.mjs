@@ -21,25 +21,31 @@ const publicDir = join(root, 'public')
 const outdir = join(publicDir, 'assets')
 const manifestFile = join(root, 'src/generated/client-manifest.ts')
 
-/** The faces the site needs: Latin and Cyrillic from Noto Sans, Armenian from Noto Sans Armenian. */
+/**
+ * The faces the site needs: Latin and Cyrillic from Noto Sans, Armenian from Noto Sans Armenian,
+ * each subset one variable woff2 file (weight axis) that serves all three weights: a page downloads
+ * one file per script it shows, not one per script and weight.
+ */
 const FONTS = [
-  { pkg: '@fontsource/noto-sans', family: 'Noto Sans', subsets: ['latin', 'latin-ext', 'cyrillic'] },
-  { pkg: '@fontsource/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
+  { pkg: '@fontsource-variable/noto-sans', family: 'Noto Sans', subsets: ['latin', 'latin-ext', 'cyrillic'] },
+  { pkg: '@fontsource-variable/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
 ]
 const WEIGHTS = [400, 600, 700]
 /** The weights' style names in the fonts' own full and PostScript names ('Noto Sans SemiBold', 'NotoSans-SemiBold'). */
 const STYLE_NAMES = { 400: 'Regular', 600: 'SemiBold', 700: 'Bold' }
 
 /**
- * One @font-face per family, subset and weight. A device that has the face installed (Android and
- * macOS ship Noto Sans Armenian, for one) uses its own copy: `local()` comes before the download.
+ * One @font-face per family, subset and weight, the weights of a subset all naming its one variable
+ * file (fetched once; the browser sets the weight axis from the face's font-weight). A device that
+ * has the face installed (Android and macOS ship Noto Sans Armenian, for one) uses its own copy:
+ * `local()`, which names one static weight, comes before the download.
  */
 function fontFaceRules() {
   return FONTS.flatMap(({ pkg, family, subsets }) => {
     const ranges = JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'unicode.json'), 'utf8'))
     return subsets.flatMap((subset) =>
       WEIGHTS.map((weight) => {
-        const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-${weight}-normal.woff2`
+        const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-wght-normal.woff2`
         const style = STYLE_NAMES[weight]
         const local = `local('${family} ${style}'),local('${family.replaceAll(' ', '')}-${style}')`
         return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:${local},url(${file}) format('woff2');unicode-range:${ranges[subset]}}`

@@ -17,7 +17,10 @@
  * the mean of Noto SemiBold's and Bold's ratios. Overrides = Noto's hhea ascender, descender and
  * line gap (what Chromium uses on Android and Linux) / size-adjust.
  *
- * Noto comes from the @fontsource woff2 files the site serves (fontkit, a devDependency, reads WOFF2). The system
+ * Noto comes from @fontsource's static woff2 files (devDependencies; fontkit reads WOFF2): the site
+ * serves @fontsource-variable's files, whose weight axis at 400, 600 and 700 renders these same
+ * instances (in Chromium, the same advance widths and line height to 0.1 px at 100 px), but fontkit
+ * cannot instantiate a variable WOFF2's weights. The system
  * fonts are read from /usr/share/fonts, ~/.fonts, or the folders in $FONT_DIRS (colon-separated);
  * on Debian: `apt-get install fonts-liberation fonts-dejavu-core fonts-roboto-unhinted`.
  * Liberation Sans stands in for Arial and Helvetica: it was drawn to Arial's advance widths.
