@@ -6,10 +6,11 @@
  *   its own, which main imports lazily with client/hydrate.tsx (React), so a page downloads only the
  *   islands it renders, with their CSS (Swiper's CSS lands in the carousel's file only).
  * - src/styles/site.css, which imports one file per part of src/views in cascade order, is bundled
- *   into one minified stylesheet with the self-hosted Noto Sans faces appended, and goes into the
- *   manifest as text: the document inlines it, so first paint waits for no stylesheet request.
+ *   into one minified stylesheet per kind of page (PAGE_STYLES: the site.css files no other page
+ *   uses are left out of it, in the same order), with the self-hosted Noto Sans faces appended, and
+ *   goes into the manifest as text: the document inlines its page's, so first paint waits for no
+ *   stylesheet request and the HTML stays within the first round trip's 14 KB where it can.
  */
-import { createHash } from 'node:crypto'
 import * as esbuild from 'esbuild'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -54,19 +55,54 @@ function fontFaceRules() {
   }).join('\n')
 }
 
-/** The stylesheet entry: the site's CSS, the island markers' layout rule, then the font faces. */
-const siteStylesheet = {
-  name: 'site-stylesheet',
+/**
+ * The site.css files that only some pages use (relative to src/styles), by page kind; every other
+ * file is in every page's stylesheet. A page kind is a page path without language prefix; 'other'
+ * (404 and any other path) gets the files of no page. Error views can replace any page (a 503 on
+ * /about), so their CSS is common.
+ */
+const PAGE_STYLES = {
+  './sections/home-services.css': ['/'],
+  './components/split.css': ['/', '/enterprises'],
+  './components/enterprise-row.css': ['/', '/enterprises'],
+  './components/enterprise-carousel.css': ['/'],
+  './sections/home-founders.css': ['/'],
+  './pages/about-page.css': ['/about'],
+  './sections/about-mission.css': ['/about'],
+  './sections/about-partners.css': ['/about'],
+  './pages/contact-page.css': ['/contact-us'],
+  './sections/contact-info.css': ['/contact-us'],
+  './components/contact-form.css': ['/contact-us'],
+}
+const PAGE_KINDS = { home: '/', about: '/about', enterprises: '/enterprises', contact: '/contact-us', other: null }
+
+/** site.css's imports in cascade order. */
+const siteImports = [...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(/^@import "([^"]+)";$/gm)].map((match) => match[1])
+for (const file of Object.keys(PAGE_STYLES)) {
+  if (!siteImports.includes(file)) throw new Error(`build-client: PAGE_STYLES names ${file}, which src/styles/site.css does not import`)
+}
+
+/**
+ * One stylesheet entry per page kind (`stylesheet:home`, ...): the site.css files that page uses,
+ * the island markers' layout rule, then the font faces.
+ */
+const siteStylesheets = {
+  name: 'site-stylesheets',
   setup(build) {
-    build.onResolve({ filter: /^site-stylesheet$/ }, () => ({ path: 'site.css', namespace: 'site-stylesheet' }))
+    build.onResolve({ filter: /^stylesheet:/ }, ({ path }) => ({ path: path.slice('stylesheet:'.length), namespace: 'site-stylesheet' }))
     // Absolute URLs in CSS (url(/default-banner.jpg)) name files in public/, served as they are.
     build.onResolve({ filter: /^\// }, ({ path, kind }) => (kind === 'url-token' ? { path, external: true } : undefined))
-    build.onLoad({ filter: /.*/, namespace: 'site-stylesheet' }, () => ({
-      loader: 'css',
-      resolveDir: root,
-      // An island's marker element (src/views/island.tsx) must not add a box to the layout.
-      contents: `@import "./src/styles/site.css";\n[data-island]{display:contents}\n${fontFaceRules()}`,
-    }))
+    build.onLoad({ filter: /.*/, namespace: 'site-stylesheet' }, ({ path: kind }) => {
+      const page = PAGE_KINDS[kind]
+      const files = siteImports.filter((file) => !PAGE_STYLES[file] || PAGE_STYLES[file].includes(page))
+      return {
+        loader: 'css',
+        resolveDir: root,
+        watchFiles: [join(root, 'src/styles/site.css')],
+        // An island's marker element (src/views/island.tsx) must not add a box to the layout.
+        contents: `${files.map((file) => `@import "./src/styles/${file.slice(2)}";`).join('\n')}\n[data-island]{display:contents}\n${fontFaceRules()}`,
+      }
+    })
   },
 }
 
@@ -85,7 +121,7 @@ const { metafile } = await esbuild.build({
     { in: 'client/main.ts', out: 'main' },
     { in: 'client/hydrate.tsx', out: 'hydrate' },
     ...islands.map((name) => ({ in: `client/islands/${name}.tsx`, out: name })),
-    { in: 'site-stylesheet', out: 'site' },
+    ...Object.keys(PAGE_KINDS).map((kind) => ({ in: `stylesheet:${kind}`, out: `site-${kind}` })),
   ],
   bundle: true,
   splitting: true,
@@ -101,7 +137,7 @@ const { metafile } = await esbuild.build({
   assetNames: 'fonts/[name]-[hash]',
   publicPath: '/assets/',
   loader: { '.woff2': 'file' },
-  plugins: [siteStylesheet],
+  plugins: [siteStylesheets],
   metafile: true,
   logLevel: 'warning',
 })
@@ -127,12 +163,19 @@ const mainChunks = staticImports(main)
 // esbuild gathers the CSS of lazily imported islands into the entry's CSS too, by design
 // (https://github.com/evanw/esbuild/issues/1590). Each island's own file carries it: drop the copy.
 if (outputs[main].cssBundle) rmSync(join(root, outputs[main].cssBundle))
-const css = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'site-stylesheet:site.css')
-if (!css) throw new Error('build-client: no site stylesheet was emitted')
-const stylesheet = readFileSync(join(root, css), 'utf8').trim()
-// The text goes inside <style>: it must not be able to close that element.
-if (/<\/style/i.test(stylesheet)) throw new Error('build-client: the site stylesheet contains "</style"')
-rmSync(join(root, css))
+/** Each page kind's stylesheet text, read from the build and deleted: the manifest carries it. */
+const stylesheets = Object.fromEntries(
+  Object.keys(PAGE_KINDS).map((kind) => {
+    const css = Object.keys(outputs).find((file) => outputs[file].entryPoint === `site-stylesheet:${kind}`)
+    if (!css) throw new Error(`build-client: no stylesheet was emitted for ${kind}`)
+    const text = readFileSync(join(root, css), 'utf8').trim()
+    // The text goes inside <style>: it must not be able to close that element.
+    if (/<\/style/i.test(text)) throw new Error(`build-client: the ${kind} stylesheet contains "</style"`)
+    rmSync(join(root, css))
+    delete outputs[css]
+    return [kind, text]
+  }),
+)
 removeStaleOutputs(new Set(Object.keys(outputs).map((file) => join(root, file))))
 
 /** Deletes the files under public/assets that this build did not write (an older build's). */
@@ -165,7 +208,8 @@ const manifest = {
   entryPreload: [...mainChunks].map(toUrl),
   /** The entry's lazily imported hydration runtime (React): what every island also needs. */
   hydrate: hydrateFiles.map(toUrl),
-  stylesheet: { css: stylesheet, sha256: createHash('sha256').update(stylesheet).digest('base64') },
+  /** The inlined stylesheet of each page kind, by the page's path without language prefix ('other': any other). */
+  stylesheets: Object.fromEntries(Object.entries(PAGE_KINDS).map(([kind, page]) => [page ?? 'other', stylesheets[kind]])),
   islands: Object.fromEntries(islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])),
 }
 
@@ -186,6 +230,6 @@ const sizes = [
   `main ${gzipKb([main, ...mainChunks])} KB`,
   `hydrate ${gzipKb(hydrateFiles)} KB`,
   ...islandFiles.map(({ name, js, css }) => `${name} ${gzipKb(js)} KB${css.length ? ` + css ${gzipKb(css)} KB` : ''}`),
-  `site.css ${(gzipSync(stylesheet).length / 1024).toFixed(1)} KB (inlined)`,
+  `site.css ${Object.entries(stylesheets).map(([kind, text]) => `${kind} ${(gzipSync(text).length / 1024).toFixed(1)}`).join(' / ')} KB (inlined)`,
 ]
 console.log(`client built in ${Math.round(performance.now() - started)} ms, gzip: ${sizes.join(', ')}`)

@@ -1,15 +1,22 @@
 /**
- * The client bundle's tags for the document head: the site stylesheet, inlined so that the first
- * paint waits for no request, and the entry module, which hydrates the islands once the page has
+ * The client bundle's tags for the document head: the page's stylesheet (the site's, less the
+ * files only other pages use: scripts/build-client.mjs), inlined so that the first paint waits for
+ * no request, and the entry module, which hydrates the islands once the page has
  * loaded (client/main.ts). Fonts are not preloaded: they would compete with the hero image for the
  * first bytes, and `font-display: swap` paints the text at once in a fallback face.
  */
 import { clientManifest } from '../generated/client-manifest'
 
-export function ClientAssets() {
+/** The inlined stylesheet for the page at `pageKey` (its path without language prefix). */
+export function stylesheetFor(pageKey: string): string {
+  const { stylesheets } = clientManifest
+  return Object.prototype.hasOwnProperty.call(stylesheets, pageKey) ? stylesheets[pageKey as keyof typeof stylesheets] : stylesheets.other
+}
+
+export function ClientAssets({ pageKey }: { pageKey: string }) {
   return (
     <>
-      <style dangerouslySetInnerHTML={{ __html: clientManifest.stylesheet.css }} />
+      <style dangerouslySetInnerHTML={{ __html: stylesheetFor(pageKey) }} />
       {clientManifest.entryPreload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}

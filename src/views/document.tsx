@@ -66,7 +66,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="twitter:description" content={description} />
         {image && <meta name="twitter:image" content={image} />}
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
-        <ClientAssets />
+        <ClientAssets pageKey={pageKey} />
       </head>
       <body>
         <a className="skip-link" href="#main">

@@ -1,12 +1,13 @@
 /**
  * What a page asks the browser to fetch before its first paint (src/views/assets.tsx,
- * src/views/island.tsx; docs/decisions/0001-client-islands.md): the site stylesheet arrives inside
- * the HTML, the only script is the small entry module, and nothing else competes with the hero
+ * src/views/island.tsx; docs/decisions/0001-client-islands.md): the page's stylesheet arrives inside
+ * the HTML, with every rule its markup needs and none that only other pages need, the only script is the small entry module, and nothing else competes with the hero
  * image: no font preload, no island module preload, no island stylesheet in the head.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { clientManifest } from '../../src/generated/client-manifest'
+import { stylesheetFor } from '../../src/views/assets'
 import { select } from './support/views'
 import { fetchPage } from './support/worker'
 
@@ -20,13 +21,14 @@ async function headOf(path: string): Promise<string> {
 }
 
 describe('the document head', () => {
-  it.each(PAGES)('%s inlines the site stylesheet and links no stylesheet', async (path) => {
+  it.each(PAGES)('%s inlines the stylesheet of its page and links no stylesheet', async (path) => {
     const head = await headOf(path)
     const styles = await select(head, 'style')
     expect(styles).toHaveLength(1)
-    // The build's whole stylesheet, fonts included, unchanged.
-    expect(head).toContain(`<style>${clientManifest.stylesheet.css}</style>`)
-    expect(clientManifest.stylesheet.css).toContain('@font-face')
+    // The build's stylesheet for this page, fonts included, unchanged.
+    const css = stylesheetFor(path.replace(/^\/(en|ru)(?=\/|$)/, '') || '/')
+    expect(head).toContain(`<style>${css}</style>`)
+    expect(css).toContain('@font-face')
     expect(await select(head, 'link[rel="stylesheet"]')).toEqual([])
   })
 
@@ -37,6 +39,54 @@ describe('the document head', () => {
     expect(await select(head, 'link[as="font"]')).toEqual([])
     const preloaded = (await select(head, 'link[rel="modulepreload"]')).map((link) => link.attrs.href)
     expect(preloaded).toEqual(clientManifest.entryPreload)
+  })
+})
+
+/** The class names a stylesheet's selectors name. */
+function classesStyledBy(css: string): Set<string> {
+  return new Set([...css.replace(/url\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!))
+}
+
+const EVERY_PAGE = ['', '/en', '/ru'].flatMap((prefix) => ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+
+describe("each page's stylesheet", () => {
+  const styledAnywhere = new Set(Object.values(clientManifest.stylesheets).flatMap((css) => [...classesStyledBy(css)]))
+
+  it.each([...EVERY_PAGE, '/no-such-page', '/ru/no-such-page'])('%s: styles every class its markup uses that the site styles', async (path) => {
+    const response = await fetchPage(path, env)
+    const html = await response.text()
+    const css = (await select(html, 'style'))[0]?.text ?? ''
+    const styled = classesStyledBy(css)
+    const used = new Set([...html.matchAll(/\sclass="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/)).filter(Boolean))
+    const unstyled = [...used].filter((name) => styledAnywhere.has(name) && !styled.has(name))
+    expect(used.size).toBeGreaterThan(20)
+    expect(unstyled).toEqual([])
+  })
+
+  it('leaves out what only other pages use', () => {
+    const { stylesheets } = clientManifest
+    const has = (page: keyof typeof stylesheets, rule: string) => stylesheets[page].includes(rule)
+    expect({
+      homeServices: has('/', '.service-card{'),
+      homeContactForm: has('/', '.contact-form{'),
+      homeMission: has('/', '.mission-grid{'),
+      contactForm: has('/contact-us', '.contact-form{'),
+      contactServices: has('/contact-us', '.service-card{'),
+      aboutMission: has('/about', '.mission-grid{'),
+      enterprisesRows: has('/enterprises', '.feature-rows{'),
+      otherErrorView: has('other', '.error-view{'),
+      everyErrorView: Object.keys(stylesheets).every((page) => has(page as keyof typeof stylesheets, '.error-view{')),
+    }).toEqual({
+      homeServices: true,
+      homeContactForm: false,
+      homeMission: false,
+      contactForm: true,
+      contactServices: false,
+      aboutMission: true,
+      enterprisesRows: true,
+      otherErrorView: true,
+      everyErrorView: true,
+    })
   })
 })
 
