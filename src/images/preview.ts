@@ -32,6 +32,6 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   if (!loaded.ok) throw new Error(loaded.reason)
   const { bytes, format: sourceFormat } = loaded.original
   if (sourceFormat === 'image/svg+xml') throw new Error('SVG images are never transformed')
-  const original = await checkedDimensions(env.IMAGES, bytes)
-  return { bytes: await resizeImage(env.IMAGES, bytes, width, format), original }
+  const original = await checkedDimensions(env.IMAGES, bytes, originTimeoutMs(env))
+  return { bytes: await resizeImage(env.IMAGES, bytes, width, format, originTimeoutMs(env)), original }
 }

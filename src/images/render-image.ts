@@ -57,8 +57,9 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   const format = negotiateFormat(request.accept, sourceFormat)
   let output: Uint8Array
   try {
-    await checkedDimensions(env.IMAGES, bytes)
-    output = await resizeImage(env.IMAGES, bytes, request.width, format)
+    // The binding is a backend call like the download: the same time-out (API_TIMEOUT_MS).
+    await checkedDimensions(env.IMAGES, bytes, originTimeoutMs(env))
+    output = await resizeImage(env.IMAGES, bytes, request.width, format, originTimeoutMs(env))
   } catch (error) {
     if (error instanceof OversizeImageError) return failedSource(request, context, { ok: false, failure: 'refused', reason: error.message })
     context.report(error, 'transform')

@@ -256,6 +256,42 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
     expect(sentry.events).toHaveLength(1)
     expect(sentry.events[0]?.tags).toMatchObject({ kind: 'backend', backend_key: 'images', image_stage: 'transform' })
   })
+
+  it('serves the original when the transform never answers, after API_TIMEOUT_MS, and reports it', async () => {
+    const sentry = fakeSentry()
+    cleanups.push(sentry.restore)
+    const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
+    const hungImages = {
+      info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
+      input: () => ({
+        transform() {
+          return this
+        },
+        output: () => new Promise(() => {}),
+      }),
+    } as unknown as ImagesBinding
+    const started = Date.now()
+    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, API_TIMEOUT_MS: '300', IMAGES: hungImages })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('X-Image-Outcome')).toBe('original')
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
+    expect(await digestOf(bytes)).toBe(await digestOf(cameraJpeg))
+    expect(sentry.events.map((event) => event.exception?.values?.at(-1)?.value)).toEqual([expect.stringContaining('no 640-px image/')])
+    expect(sentry.events[0]?.tags).toMatchObject({ kind: 'backend', backend_key: 'images', image_stage: 'transform' })
+  })
+
+  it('serves the original when the binding cannot even read the header in time, and reports it', async () => {
+    const sentry = fakeSentry()
+    cleanups.push(sentry.restore)
+    const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
+    const hungImages = { info: () => new Promise(() => {}), input: () => env.IMAGES.input(new Blob([]).stream()) } as unknown as ImagesBinding
+    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, API_TIMEOUT_MS: '300', IMAGES: hungImages })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('X-Image-Outcome')).toBe('original')
+    expect(await digestOf(bytes)).toBe(await digestOf(cameraJpeg))
+    expect(sentry.events.map((event) => event.exception?.values?.at(-1)?.value)).toEqual([expect.stringContaining('no header within 300 ms')])
+  })
 })
 
 describe('GET /_image: a worker deployed without the Images binding', TRANSFORMS, () => {
