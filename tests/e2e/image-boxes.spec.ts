@@ -12,9 +12,9 @@
 import sharp from 'sharp'
 import { scrollThroughImages } from '../../scripts/image-audit.mjs'
 import { desktop, expect, gotoAndHydrate, phone, test, type Page } from './fixtures'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
-const ADDRESSES = ['', '/en', '/ru'].flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+const ADDRESSES = PAGE_ADDRESSES
 const SCREENS = [
   ['375 px, DPR 2', { ...phone, deviceScaleFactor: 2 }],
   ['1280 px', { ...desktop, deviceScaleFactor: 1 }],

@@ -10,6 +10,7 @@ import { clientManifest } from '../../src/generated/client-manifest'
 import { stylesheetFor } from '../../src/views/assets'
 import { select } from './support/views'
 import { fetchPage } from './support/worker'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/en', '/en/contact-us', '/ru', '/ru/about']
 
@@ -47,12 +48,10 @@ function classesStyledBy(css: string): Set<string> {
   return new Set([...css.replace(/url\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!))
 }
 
-const EVERY_PAGE = ['', '/en', '/ru'].flatMap((prefix) => ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
-
 describe("each page's stylesheet", () => {
   const styledAnywhere = new Set(Object.values(clientManifest.stylesheets).flatMap((css) => [...classesStyledBy(css)]))
 
-  it.each([...EVERY_PAGE, '/no-such-page', '/ru/no-such-page'])('%s: styles every class its markup uses that the site styles', async (path) => {
+  it.each([...PAGE_ADDRESSES, '/no-such-page', '/ru/no-such-page'])('%s: styles every class its markup uses that the site styles', async (path) => {
     const response = await fetchPage(path, env)
     const html = await response.text()
     const css = (await select(html, 'style'))[0]?.text ?? ''

@@ -16,9 +16,9 @@ import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from '../../src/views/
 import home from '../../content-service/seed/home.json'
 import { imageSource, renderView, select, type Found } from './support/views'
 import { fetchPage } from './support/worker'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
-const ADDRESSES = ['', '/en', '/ru'].flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+const ADDRESSES = PAGE_ADDRESSES
 
 /** Where each layout is used, by the selector of its <img>. */
 const ROLES: [selector: string, layout: ImageLayoutName][] = [

@@ -27,6 +27,7 @@ import config from '../../.htmlvalidate.json'
 import { unexpectedErrorHtml } from '../../src/views/pages/error-views'
 import { fakeBackend, json, type Answer } from './support/fake-backend'
 import { fetchPage } from './support/worker'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 // A JSON import types each rule's [severity, options] as a plain array, hence the cast.
 const validator = new HtmlValidate(new StaticConfigLoader(config as unknown as ConfigData))
@@ -37,8 +38,7 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
-const ADDRESSES = ['', '/en', '/ru'].flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+const ADDRESSES = PAGE_ADDRESSES
 
 /** The reference content service's seed, answered per endpoint (the home page's meta for every page). */
 const reference: Record<string, Answer> = {

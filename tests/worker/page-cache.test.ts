@@ -23,6 +23,7 @@ import {
 } from '../../src/middleware/page-cache'
 import { fakeBackend, json } from './support/fake-backend'
 import { fetchPage } from './support/worker'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -265,8 +266,7 @@ describe('GET pages through the page cache', () => {
     }
   })
 
-  const everyPage = ['', '/en', '/ru'].flatMap((prefix) => ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : prefix + page)))
-  it.each(everyPage)('gives %s an ETag, a Cache-Tag and a 304 to its ETag, rendered or stored', async (path) => {
+  it.each(PAGE_ADDRESSES)('gives %s an ETag, a Cache-Tag and a 304 to its ETag, rendered or stored', async (path) => {
     backend = fakeBackend()
     const bindings = backend.env()
     const rendered = await fetchPage(path, bindings)
