@@ -19,5 +19,8 @@ export const MAX_REDIRECTS = 3
 /** Time-out of an original's download when API_TIMEOUT_MS is not set. */
 export const DEFAULT_ORIGIN_TIMEOUT_MS = 10_000
 
+/** Time the Images binding has for a header read or a transform when IMAGE_TRANSFORM_TIMEOUT_MS is not set. */
+export const DEFAULT_TRANSFORM_TIMEOUT_MS = 20_000
+
 /** Quality of lossy outputs (AVIF, WebP, JPEG): visually lossless for photos at these sizes. */
 export const OUTPUT_QUALITY = 75

@@ -8,10 +8,10 @@ import type { Bindings } from '../env'
 import type { RasterFormat } from './image-format'
 import { loadOriginal, originTimeoutMs } from './load-original'
 import { allowedOrigins, checkSource } from './source-policy'
-import { checkedDimensions, resizeImage, type Dimensions } from './transform'
+import { checkedDimensions, resizeImage, transformTimeoutMs, type Dimensions } from './transform'
 
 /** What renderPreview needs of the bindings. */
-export type PreviewEnv = Pick<Bindings, 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS'>
+export type PreviewEnv = Pick<Bindings, 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS' | 'IMAGE_TRANSFORM_TIMEOUT_MS'>
 
 export type Preview = {
   /** The encoded rendition, e.g. for a `data:` URI. */
@@ -32,6 +32,6 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   if (!loaded.ok) throw new Error(loaded.reason)
   const { bytes, format: sourceFormat } = loaded.original
   if (sourceFormat === 'image/svg+xml') throw new Error('SVG images are never transformed')
-  const original = await checkedDimensions(env.IMAGES, bytes, originTimeoutMs(env))
-  return { bytes: await resizeImage(env.IMAGES, bytes, width, format, originTimeoutMs(env)), original }
+  const original = await checkedDimensions(env.IMAGES, bytes, transformTimeoutMs(env))
+  return { bytes: await resizeImage(env.IMAGES, bytes, width, format, transformTimeoutMs(env)), original }
 }

@@ -10,7 +10,7 @@ import { negotiateFormat, type RasterFormat } from './image-format'
 import type { SlotFallback } from './image-url'
 import { loadOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { allowedOrigins, checkSource } from './source-policy'
-import { checkedDimensions, OversizeImageError, resizeImage } from './transform'
+import { checkedDimensions, OversizeImageError, resizeImage, transformTimeoutMs } from './transform'
 
 /** Transformed images: a photo's address never changes content (docs/decisions/0003-image-pipeline.md). */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
@@ -57,9 +57,8 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   const format = negotiateFormat(request.accept, sourceFormat)
   let output: Uint8Array
   try {
-    // The binding is a backend call like the download: the same time-out (API_TIMEOUT_MS).
-    await checkedDimensions(env.IMAGES, bytes, originTimeoutMs(env))
-    output = await resizeImage(env.IMAGES, bytes, request.width, format, originTimeoutMs(env))
+    await checkedDimensions(env.IMAGES, bytes, transformTimeoutMs(env))
+    output = await resizeImage(env.IMAGES, bytes, request.width, format, transformTimeoutMs(env))
   } catch (error) {
     if (error instanceof OversizeImageError) return failedSource(request, context, { ok: false, failure: 'refused', reason: error.message })
     context.report(error, 'transform')

@@ -6,7 +6,14 @@
  * request: the route then serves the original, as for any failed transform.
  */
 import type { RasterFormat } from './image-format'
-import { MAX_PIXELS, MAX_SIDE, OUTPUT_QUALITY } from './limits'
+import type { Bindings } from '../env'
+import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_PIXELS, MAX_SIDE, OUTPUT_QUALITY } from './limits'
+
+/** The binding's time-out per call: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
+export function transformTimeoutMs(env: Pick<Bindings, 'IMAGE_TRANSFORM_TIMEOUT_MS'>): number {
+  const ms = Number(env.IMAGE_TRANSFORM_TIMEOUT_MS)
+  return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TRANSFORM_TIMEOUT_MS
+}
 
 /** An original whose pixel dimensions are over the route's limits or unreadable: never decoded, never served. */
 export class OversizeImageError extends Error {

@@ -238,15 +238,7 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
     const sentry = fakeSentry()
     cleanups.push(sentry.restore)
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
-    const failingImages = {
-      info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
-      input: () => ({
-        transform() {
-          return this
-        },
-        output: () => Promise.reject(new Error('IMAGES: 9523: transform failed')),
-      }),
-    } as unknown as ImagesBinding
+    const failingImages = imagesWhoseOutput(() => Promise.reject(new Error('IMAGES: 9523: transform failed')))
     const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, IMAGES: failingImages })
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toBe('image/jpeg')
@@ -257,21 +249,13 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
     expect(sentry.events[0]?.tags).toMatchObject({ kind: 'backend', backend_key: 'images', image_stage: 'transform' })
   })
 
-  it('serves the original when the transform never answers, after API_TIMEOUT_MS, and reports it', async () => {
+  it('serves the original when the transform never answers, after IMAGE_TRANSFORM_TIMEOUT_MS, and reports it', async () => {
     const sentry = fakeSentry()
     cleanups.push(sentry.restore)
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
-    const hungImages = {
-      info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
-      input: () => ({
-        transform() {
-          return this
-        },
-        output: () => new Promise(() => {}),
-      }),
-    } as unknown as ImagesBinding
+    const hungImages = imagesWhoseOutput(() => new Promise(() => {}))
     const started = Date.now()
-    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, API_TIMEOUT_MS: '300', IMAGES: hungImages })
+    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, IMAGE_TRANSFORM_TIMEOUT_MS: '300', IMAGES: hungImages })
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Image-Outcome')).toBe('original')
@@ -286,7 +270,7 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
     cleanups.push(sentry.restore)
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
     const hungImages = { info: () => new Promise(() => {}), input: () => env.IMAGES.input(new Blob([]).stream()) } as unknown as ImagesBinding
-    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, API_TIMEOUT_MS: '300', IMAGES: hungImages })
+    const { response, bytes } = await fetchImage(imageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, IMAGE_TRANSFORM_TIMEOUT_MS: '300', IMAGES: hungImages })
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Image-Outcome')).toBe('original')
     expect(await digestOf(bytes)).toBe(await digestOf(cameraJpeg))
@@ -336,4 +320,17 @@ function hugeStream(): ReadableStream<Uint8Array> {
       sent += chunk.byteLength
     },
   })
+}
+
+/** The real binding's header reads, with a transform whose output is `output()`. */
+function imagesWhoseOutput(output: () => Promise<unknown>): ImagesBinding {
+  return {
+    info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
+    input: () => ({
+      transform() {
+        return this
+      },
+      output,
+    }),
+  } as unknown as ImagesBinding
 }
