@@ -32,6 +32,7 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   if (!loaded.ok) throw new Error(loaded.reason)
   const { bytes, format: sourceFormat } = loaded.original
   if (sourceFormat === 'image/svg+xml') throw new Error('SVG images are never transformed')
-  const original = await checkedDimensions(env.IMAGES, bytes, transformTimeoutMs(env))
-  return { bytes: await resizeImage(env.IMAGES, bytes, width, format, transformTimeoutMs(env)), original }
+  const timeoutMs = transformTimeoutMs(env)
+  const original = await checkedDimensions(env.IMAGES, bytes, timeoutMs)
+  return { bytes: await resizeImage(env.IMAGES, bytes, width, format, timeoutMs), original }
 }

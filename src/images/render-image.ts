@@ -57,8 +57,9 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   const format = negotiateFormat(request.accept, sourceFormat)
   let output: Uint8Array
   try {
-    await checkedDimensions(env.IMAGES, bytes, transformTimeoutMs(env))
-    output = await resizeImage(env.IMAGES, bytes, request.width, format, transformTimeoutMs(env))
+    const timeoutMs = transformTimeoutMs(env)
+    await checkedDimensions(env.IMAGES, bytes, timeoutMs)
+    output = await resizeImage(env.IMAGES, bytes, request.width, format, timeoutMs)
   } catch (error) {
     if (error instanceof OversizeImageError) return failedSource(request, context, { ok: false, failure: 'refused', reason: error.message })
     context.report(error, 'transform')

@@ -37,6 +37,12 @@ export const phone = { viewport: viewports.phone, isMobile: true, hasTouch: true
 /** `test.use(desktop)`: 1280x800, the default of playwright.config.ts. */
 export const desktop = { viewport: viewports.desktop, isMobile: false, hasTouch: false }
 
+/** The image tests' two screens: a phone at DPR 2 and a 1280-px desktop at DPR 1. */
+export const IMAGE_SCREENS = [
+  ['375 px, DPR 2', { ...phone, deviceScaleFactor: 2 }],
+  ['1280 px', { ...desktop, deviceScaleFactor: 1 }],
+] as const
+
 type Allowance = { url: string | RegExp; status: number | undefined }
 
 /**

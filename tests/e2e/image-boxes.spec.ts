@@ -11,14 +11,9 @@
  */
 import sharp from 'sharp'
 import { scrollThroughImages } from '../../scripts/image-audit.mjs'
-import { desktop, expect, gotoAndHydrate, phone, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, IMAGE_SCREENS, test, type Page } from './fixtures'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const ADDRESSES = PAGE_ADDRESSES
-const SCREENS = [
-  ['375 px, DPR 2', { ...phone, deviceScaleFactor: 2 }],
-  ['1280 px', { ...desktop, deviceScaleFactor: 1 }],
-] as const
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 166, g: 75, b: 37 } } }).png().toBuffer()
@@ -47,11 +42,11 @@ async function boxesWith(page: Page, address: string, shape: keyof typeof SHAPES
   })
 }
 
-for (const [screen, device] of SCREENS) {
+for (const [screen, device] of IMAGE_SCREENS) {
   test.describe(`image boxes at ${screen}`, () => {
     test.describe.configure({ timeout: 90_000 })
     test.use(device)
-    for (const address of ADDRESSES) {
+    for (const address of PAGE_ADDRESSES) {
       test(`${address} keeps every image box in place whatever the shape of the photos`, async ({ browser, baseURL }) => {
         const visit = async (shape: keyof typeof SHAPES) => {
           const context = await browser.newContext({ ...device, baseURL })

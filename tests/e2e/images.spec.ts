@@ -11,14 +11,9 @@ import path from 'node:path'
 import { startCameraBackend } from '../../scripts/camera-uploads/server.mjs'
 import { scrollThroughImages } from '../../scripts/image-audit.mjs'
 import { ROOT, startSite } from '../../scripts/local-site.mjs'
-import { desktop, expect, gotoAndHydrate, phone, screenshot, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test, type Page } from './fixtures'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const ADDRESSES = PAGE_ADDRESSES
-const SCREENS = [
-  ['375 px, DPR 2', { ...phone, deviceScaleFactor: 2 }],
-  ['1280 px', { ...desktop, deviceScaleFactor: 1 }],
-] as const
 
 /** Scrolls `page` through and fails naming every image in view that did not load. */
 async function expectNoBrokenImage(page: Page) {
@@ -30,12 +25,12 @@ async function expectNoBrokenImage(page: Page) {
   expect(elsewhere.map((image) => image.src)).toEqual([])
 }
 
-for (const [screen, device] of SCREENS) {
+for (const [screen, device] of IMAGE_SCREENS) {
   test.describe(`bundled content at ${screen}`, () => {
     // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
     test.describe.configure({ timeout: 90_000 })
     test.use(device)
-    for (const address of ADDRESSES) {
+    for (const address of PAGE_ADDRESSES) {
       test(`${address} shows every image it scrolls past`, async ({ page }) => {
         await gotoAndHydrate(page, address)
         await expectNoBrokenImage(page)
@@ -66,9 +61,9 @@ test.describe('camera uploads', () => {
     await backend?.close()
   })
 
-  for (const address of ADDRESSES) {
+  for (const address of PAGE_ADDRESSES) {
     test(`${address} shows every image it scrolls past, at 375 px (DPR 2) and 1280 px`, async ({ browser }) => {
-      for (const [, device] of SCREENS) {
+      for (const [, device] of IMAGE_SCREENS) {
         const context = await browser.newContext({ ...device, baseURL: site!.origin, serviceWorkers: 'block' })
         const failures: string[] = []
         context.on('response', (response) => {
@@ -84,7 +79,7 @@ test.describe('camera uploads', () => {
   }
 
   test('/en/about paints each photo with its placeholder while the photos are still on their way', async ({ browser }) => {
-    const context = await browser.newContext({ ...SCREENS[0][1], baseURL: site!.origin, serviceWorkers: 'block' })
+    const context = await browser.newContext({ ...IMAGE_SCREENS[0][1], baseURL: site!.origin, serviceWorkers: 'block' })
     const page = await context.newPage()
     await page.route('**/_image?**', (route) => route.abort())
     const photos = page.locator('img.page-banner__image, img.wide-banner__image, img.quote-card__image, img.mission-card__image')

@@ -18,7 +18,6 @@ import { imageSource, renderView, select, type Found } from './support/views'
 import { fetchPage } from './support/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const ADDRESSES = PAGE_ADDRESSES
 
 /** Where each layout is used, by the selector of its <img>. */
 const ROLES: [selector: string, layout: ImageLayoutName][] = [
@@ -69,7 +68,7 @@ function expectLayout(image: Found, layout: ImageLayoutName) {
 }
 
 describe('content images on every page', () => {
-  it.each(ADDRESSES)('%s gives every image the image route, srcset and sizes of its role', async (path) => {
+  it.each(PAGE_ADDRESSES)('%s gives every image the image route, srcset and sizes of its role', async (path) => {
     const html = await pageHtml(path)
     let matched = 0
     for (const [selector, layout] of ROLES) {
@@ -111,7 +110,7 @@ describe('content images on every page', () => {
 })
 
 describe('the largest image is preloaded', () => {
-  it.each(ADDRESSES)('%s preloads its banner from the head with its srcset, sizes and high priority', async (path) => {
+  it.each(PAGE_ADDRESSES)('%s preloads its banner from the head with its srcset, sizes and high priority', async (path) => {
     const html = await pageHtml(path)
     const head = html.slice(0, html.indexOf('</head>'))
     const preloads = (await select(head, 'link[rel="preload"][as="image"]')).filter((link) => link.attrs.imagesrcset)

@@ -38,7 +38,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const ADDRESSES = PAGE_ADDRESSES
 
 /** The reference content service's seed, answered per endpoint (the home page's meta for every page). */
 const reference: Record<string, Answer> = {
@@ -64,7 +63,7 @@ describe('markup of every page', () => {
     ['reference content', reference],
     ['sparse content', {}],
   ] as const) {
-    for (const path of ADDRESSES) {
+    for (const path of PAGE_ADDRESSES) {
       it(`${path} with ${content} has no validation errors`, async () => {
         backend = fakeBackend(answers)
         const response = await fetchPage(path, backend.env())
