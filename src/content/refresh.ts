@@ -47,6 +47,11 @@ export type RefreshOptions = {
   endpoints?: readonly PayloadEndpoint[]
   /** Refresh every named payload now, whatever its age (the publish hook). */
   force?: boolean
+  /**
+   * Purge the pages of every refreshed payload, changed or not (the publish hook's
+   * `purgeUnchanged`: an operator's, or the smoke's, check that purging works).
+   */
+  purgeUnchanged?: boolean
   now?: () => number
   timeoutMs?: number
   /** Told about each payload that could not be refreshed (its last good entry stays). */
@@ -60,7 +65,10 @@ export type RefreshReport = {
   changed: string[]
   /** Tags of those the backend did not deliver; nothing was written for them. */
   failed: string[]
-  /** Tags purged from the page cache: the changed ones, and those that changed one to two minutes ago. */
+  /**
+   * Tags purged from the page cache: the changed ones (with `purgeUnchanged`, all refreshed ones),
+   * and those that changed one to two minutes ago.
+   */
   purged: string[]
 }
 
@@ -100,7 +108,7 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
     }
   })
 
-  report.purged = [...new Set([...report.changed, ...again.map(({ tag }) => tag)])]
+  report.purged = [...new Set([...(options.purgeUnchanged ? report.refreshed : report.changed), ...again.map(({ tag }) => tag)])]
   if (report.purged.length) await options.purger.purgeTags(report.purged)
   if (report.changed.length && options.repurge) {
     await options.repurge(report.changed).catch((error: unknown) => options.onError?.(error, { key: 'repurge' }))

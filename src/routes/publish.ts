@@ -3,7 +3,9 @@
  * calls (publish-signature.ts) refresh the payloads they name, or all, from the backend at once, and
  * purge the pages of those whose content changed; the others keep their cached pages.
  *
- *   body: {} or {"payloads": ["get-home-page", "navbar-data", ...]} (PAYLOAD_ENDPOINTS)
+ *   body: {} or {"payloads": ["get-home-page", "navbar-data", ...]} (PAYLOAD_ENDPOINTS), and
+ *   optionally "purgeUnchanged": true, which purges the pages of the named payloads even when their
+ *   content did not change (the smoke's check that a tag purge works, scripts/smoke/publish.mjs)
  *   200 {refreshed, changed, failed, purged}: tags; 502 when the backend failed some (their last
  *   good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
  *   (nothing touched); 413 body over PUBLISH_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER;
@@ -25,7 +27,11 @@ export const PUBLISH_PATH = '/api/publish'
 /** Bytes: a list of endpoint names is far smaller. */
 export const PUBLISH_BODY_LIMIT = 4096
 
-const PublishSchema = z.strictObject({ payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional() })
+const PublishSchema = z.strictObject({
+  payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional(),
+  /** Purge the pages of the named payloads even when their content did not change (`npm run smoke`). */
+  purgeUnchanged: z.boolean().optional(),
+})
 
 export const publish = new Hono<AppEnv>()
 
@@ -58,7 +64,7 @@ publish.post(
       return c.json({ error: 'body is not JSON' }, 400)
     }
     const request = PublishSchema.safeParse(parsed)
-    if (!request.success) return c.json({ error: 'body must be {} or {"payloads": [...]}', allowed: PAYLOAD_ENDPOINTS }, 400)
+    if (!request.success) return c.json({ error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}', allowed: PAYLOAD_ENDPOINTS }, 400)
 
     const report = await refreshPayloads({
       env: c.env,
@@ -68,6 +74,7 @@ publish.post(
       pages: PAGE_PATHS,
       endpoints: request.data.payloads,
       force: true,
+      purgeUnchanged: request.data.purgeUnchanged,
       onError: (error, { key }) => {
         console.warn(`publish: ${key}: ${String(error)}`)
         reportError(c, error, 'backend', { backend_key: key })

@@ -78,6 +78,30 @@ describe('POST /api/publish', () => {
     expect(await home.text()).toContain('Named change')
   })
 
+  it('purges the pages of the named payloads without any change when asked to (purgeUnchanged), and says so', async () => {
+    const { bindings } = await setup()
+    await fetchPage('/en/about', bindings)
+
+    const plain = await publish(bindings, JSON.stringify({ payloads: ['get-about-page'] }))
+    expect(plain.body).toMatchObject({ refreshed: ['payload:get-about-page'], changed: [], purged: [] })
+    expect(plain.purged).toEqual([])
+
+    const forced = await publish(bindings, JSON.stringify({ payloads: ['get-about-page'], purgeUnchanged: true }))
+    expect(forced.status).toBe(200)
+    expect(forced.body).toMatchObject({ refreshed: ['payload:get-about-page'], changed: [], failed: [], purged: ['payload:get-about-page'] })
+    expect(forced.purged).toEqual(['payload:get-about-page'])
+  })
+
+  it('answers 400 to a purgeUnchanged that is not true or false, and refreshes nothing', async () => {
+    const { bindings } = await setup()
+    const calls = backend!.calls.length
+    const { status, body, purged } = await publish(bindings, JSON.stringify({ purgeUnchanged: 'yes' }))
+    expect(status).toBe(400)
+    expect(body.error).toMatch(/body must be/)
+    expect(backend!.calls.length).toBe(calls)
+    expect(purged).toEqual([])
+  })
+
   it('answers 502 and keeps the last good content when the backend fails', async () => {
     const answers: Record<string, Answer> = {}
     const { bindings } = await setup(answers)
