@@ -12,6 +12,15 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
+/**
+ * Where a test's server writes its log: in `npm test`'s temporary log folder (TEST_LOG_DIR, set by
+ * scripts/run-tests.mjs), else under .wrangler/<name>/.
+ * @param {string} name e.g. 'soak'
+ */
+export function serverLogFile(name) {
+  return process.env.TEST_LOG_DIR ? path.join(process.env.TEST_LOG_DIR, `${name}-wrangler.log`) : path.join(ROOT, `.wrangler/${name}/wrangler.log`)
+}
+
 /** @returns {Promise<number>} a TCP port on 127.0.0.1 that nothing listens on right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {
