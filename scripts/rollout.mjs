@@ -11,6 +11,7 @@
  * "Rolling back"). Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID like any wrangler call.
  */
 import { spawnSync } from 'node:child_process'
+import { appendFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -68,6 +69,9 @@ const specs = share === 100
   ? [`${uploaded.id}@100%`]
   : [`${uploaded.id}@${share}%`, `${previous.version_id}@${100 - share}%`]
 console.log(`rollout: ${values.env}: ${values.tag} (${uploaded.id}) to ${share}% of traffic${share < 100 ? `, ${previous.version_id} keeps ${100 - share}%` : ''}`)
+
+// The deploy workflow's next step (the smoke, pinned to this version) reads its id from here.
+if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `version_id=${uploaded.id}\n`)
 
 const deployed = wrangler(['versions', 'deploy', ...specs, '--yes', '--message', values.message ?? `${values.tag} at ${share}%`])
 if (!deployed.ok) fail('wrangler versions deploy failed')
