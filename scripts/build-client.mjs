@@ -12,7 +12,7 @@
  *   stylesheet request and the HTML stays within the first round trip's 14 KB where it can.
  */
 import * as esbuild from 'esbuild'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -21,6 +21,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const publicDir = join(root, 'public')
 const outdir = join(publicDir, 'assets')
 const manifestFile = join(root, 'src/generated/client-manifest.ts')
+
+// `npm test` (scripts/run-tests.mjs) builds once, then sets SKIP_CLIENT_BUILD for its stages: the
+// wrangler dev servers they start side by side would otherwise each rebuild (and delete) the same
+// files under public/assets while the others serve them.
+if (process.env.SKIP_CLIENT_BUILD === '1' && existsSync(manifestFile)) process.exit(0)
 
 /**
  * The faces the site needs: Latin and Cyrillic from Noto Sans, Armenian from Noto Sans Armenian,

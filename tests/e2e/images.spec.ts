@@ -10,7 +10,7 @@
 import path from 'node:path'
 import { startCameraBackend } from '../../scripts/camera-uploads/server.mjs'
 import { scrollThroughImages } from '../../scripts/image-audit.mjs'
-import { ROOT, startSite } from '../../scripts/local-site.mjs'
+import { ROOT, serverLogFile, startSite } from '../../scripts/local-site.mjs'
 import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test, type Page } from './fixtures'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
@@ -52,7 +52,7 @@ test.describe('camera uploads', () => {
       // No page cache: each visit renders, with the placeholders computed since the last one.
       vars: { API_HOST: backend.origin, PAGE_CACHE_TTL: '0' },
       persistTo: path.join(ROOT, '.wrangler/state-e2e-camera'),
-      logFile: path.join(ROOT, 'tests/e2e/test-results/camera-site.log'),
+      logFile: serverLogFile('browser-tests-camera'),
     })
   })
 

@@ -38,6 +38,11 @@ if (!process.env.E2E_CHROMIUM) {
 }
 
 const baseURL = externalServer ?? `http://127.0.0.1:${process.env.E2E_PORT}`
+/**
+ * Under `npm test` (scripts/run-tests.mjs) the server's log goes to a file in its log folder, not
+ * through Playwright, which would print every request it serves as a `[WebServer]` line.
+ */
+const serverLog = process.env.TEST_LOG_DIR ? `${process.env.TEST_LOG_DIR}/browser-tests-wrangler.log` : null
 const isCI = Boolean(process.env.CI)
 
 export default defineConfig({
@@ -66,7 +71,7 @@ export default defineConfig({
   webServer: externalServer
     ? undefined
     : {
-        command: 'npm run e2e:server',
+        command: serverLog ? `npm run e2e:server > '${serverLog}' 2>&1` : 'npm run e2e:server',
         cwd: '../..',
         // Ready once the home page renders: the site worker and the content service both answer.
         url: `${baseURL}/`,
@@ -74,8 +79,8 @@ export default defineConfig({
         // Migrating and seeding D1, building the client bundle and starting workerd, on 2 cores.
         timeout: 120_000,
         reuseExistingServer: false,
-        stdout: 'pipe',
-        stderr: 'pipe',
+        stdout: serverLog ? 'ignore' : 'pipe',
+        stderr: serverLog ? 'ignore' : 'pipe',
         gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       },
 })

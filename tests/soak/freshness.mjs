@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, startSite } from '../../scripts/local-site.mjs'
+import { serverLogFile, startSite } from '../../scripts/local-site.mjs'
 import { startFakeBackend } from './fake-backend.mjs'
 
 const TTL_SECONDS = 2
@@ -25,7 +25,7 @@ const state = mkdtempSync(path.join(os.tmpdir(), 'freshness-state-'))
 const site = await startSite({
   vars: { API_HOST: backend.origin, CONTENT_TTL: String(TTL_SECONDS), PUBLISH_SECRET: SECRET },
   persistTo: state,
-  logFile: path.join(ROOT, '.wrangler/freshness/wrangler.log'),
+  logFile: serverLogFile('freshness'),
 })
 
 try {

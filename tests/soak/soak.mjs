@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, startSite } from '../../scripts/local-site.mjs'
+import { serverLogFile, startSite } from '../../scripts/local-site.mjs'
 import { startFakeBackend } from './fake-backend.mjs'
 
 const SECONDS = Number(process.env.SOAK_SECONDS) || 40
@@ -33,7 +33,7 @@ const site = await startSite({
   vars: { API_HOST: backend.origin, API_TIMEOUT_MS: '1500', CONTENT_TTL: '5', PAGE_CACHE_TTL: '3' },
   persistTo: state,
   production: true,
-  logFile: path.join(ROOT, '.wrangler/soak/wrangler.log'),
+  logFile: serverLogFile('soak'),
 })
 
 /** @type {{ mode: string, path: string, problem: string }[]} */

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm test`: every stage of the tests, each one npm script, in two lanes side by side (the machine
+ * has two cores), each lane's stages one after another. A stage's whole output (and the logs of the
+ * servers it starts) goes to a file in a temporary folder; the terminal gets one line when a stage
+ * starts, its summary when it ends, and, only when it fails, the end of its log and where the rest is.
+ *
+ *   npm test                      every stage
+ *   npm test -- soak smoke        only the stages named (by name or npm script)
+ *
+ * A stage is `{ name, script, summary }`: add one to a lane below. `summary` picks the lines of the
+ * stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
+/** A stage that runs longer than this is stopped and failed. */
+const STAGE_TIMEOUT_MS = 15 * 60_000
+/** Lines of a failed stage's log shown in the terminal. */
+const FAILURE_TAIL = 60
+
+/** @typedef {{ name: string, script: string, summary?: RegExp }} Stage */
+/** @type {Stage[][]} */
+const LANES = [
+  [
+    { name: 'checks', script: 'check', summary: /^(check:deploy:|✓ All workflow files)/ },
+    { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
+    { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
+  ],
+  [
+    { name: 'browser tests', script: 'test:e2e', summary: /^(e2e:|browser tests:)/ },
+    { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
+    { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
+  ],
+]
+
+const wanted = process.argv.slice(2)
+const lanes = LANES.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
+const unknown = wanted.filter((name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name))
+if (unknown.length) {
+  console.error(`npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat().map((stage) => stage.name).join(', ')}`)
+  process.exit(2)
+}
+
+const logDir = mkdtempSync(path.join(os.tmpdir(), 'erebuni-tests-'))
+const env = {
+  ...process.env,
+  TEST_LOG_DIR: logDir,
+  SKIP_CLIENT_BUILD: '1',
+  WRANGLER_SEND_METRICS: 'false',
+  NO_COLOR: '1',
+  FORCE_COLOR: '0',
+}
+const started = Date.now()
+const stages = lanes.flat()
+console.log(`npm test: ${stages.map((stage) => stage.name).join(', ')}; lanes side by side: ${lanes.filter((lane) => lane.length).map((lane) => lane.map((stage) => stage.name).join(' -> ')).join(' | ')}`)
+console.log(`npm test: each stage's output and its servers' logs go to ${logDir}/`)
+
+// The client bundle once, before the stages' servers start (scripts/build-client.mjs, SKIP_CLIENT_BUILD).
+const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, encoding: 'utf8', env: { ...env, SKIP_CLIENT_BUILD: '0' } })
+if (build.status !== 0) {
+  console.log(`FAIL client build (node scripts/build-client.mjs, exit ${build.status}):\n${build.stdout}${build.stderr}`)
+  process.exit(1)
+}
+
+/** @type {{ stage: Stage, ok: boolean, seconds: number, log: string }[]} */
+const results = []
+let stopping = false
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const running = new Set()
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    stopping = true
+    for (const child of running) killGroup(child, 'SIGTERM')
+    setTimeout(() => process.exit(130), 3_000).unref()
+  })
+}
+
+await Promise.all(lanes.map(async (lane) => {
+  for (const stage of lane) if (!stopping) results.push(await runStage(stage))
+}))
+
+const failed = results.filter((result) => !result.ok)
+const total = Math.round((Date.now() - started) / 1000)
+console.log(`npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s`).join(', ')}; ${total} s in all`)
+if (failed.length) {
+  console.log(`npm test: FAILED: ${failed.map((r) => `${r.stage.name} (log: ${r.log})`).join(', ')}`)
+  process.exit(1)
+}
+if (!process.env.KEEP_TEST_LOGS) rmSync(logDir, { recursive: true, force: true })
+console.log(`npm test: all ${results.length} stages passed${process.env.KEEP_TEST_LOGS ? `; logs kept in ${logDir}/` : ''}`)
+
+/** @param {Stage} stage */
+async function runStage(stage) {
+  const log = path.join(logDir, `${stage.name.replace(/\W+/g, '-')}.log`)
+  const out = createWriteStream(log)
+  const begin = Date.now()
+  console.log(`-> ${stage.name}: npm run ${stage.script}`)
+  const child = spawn('npm', ['run', '--silent', stage.script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  child.stdout.pipe(out, { end: false })
+  child.stderr.pipe(out, { end: false })
+  const timer = setTimeout(() => {
+    out.write(`\nnpm test: stopped after ${STAGE_TIMEOUT_MS / 60_000} minutes\n`)
+    killGroup(child, 'SIGKILL')
+  }, STAGE_TIMEOUT_MS)
+  const code = await new Promise((resolve) => child.once('close', (status) => resolve(status ?? 1)))
+  clearTimeout(timer)
+  running.delete(child)
+  await new Promise((resolve) => out.end(resolve))
+  const seconds = Math.round((Date.now() - begin) / 1000)
+  const lines = readFileSync(log, 'utf8').split('\n').map((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd())
+  if (code === 0) {
+    const picked = stage.summary ? lines.filter((line) => stage.summary?.test(line)) : []
+    const summary = (picked.length ? picked : lines.filter(Boolean).slice(-1)).map((line) => line.trim()).join('; ')
+    console.log(`ok ${stage.name} (${seconds} s): ${summary}`)
+    return { stage, ok: true, seconds, log }
+  }
+  const tail = lines.filter((line) => line && !line.startsWith('[WebServer]')).slice(-FAILURE_TAIL)
+  console.log(`FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). The end of its log:`)
+  for (const line of tail) console.log(`  | ${line}`)
+  console.log(`FAIL ${stage.name}: whole log ${log}; servers' logs beside it in ${logDir}/`)
+  return { stage, ok: false, seconds, log }
+}
+
+/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
+function killGroup(child, signal) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal)
+  } catch {
+    // Already gone.
+  }
+}
