@@ -20,10 +20,15 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
-/** A stage that runs longer than this is stopped and failed. */
-const STAGE_TIMEOUT_MS = 15 * 60_000
+/** A stage that runs longer than this is stopped and failed (TEST_STAGE_TIMEOUT_MINUTES, default 20). */
+const STAGE_TIMEOUT_MS = (Number(process.env.TEST_STAGE_TIMEOUT_MINUTES) || 20) * 60_000
 /** Lines of a failed stage's log shown in the terminal. */
-const FAILURE_TAIL = 60
+const FAILURE_LINES = 80
+/**
+ * Where a runner's failure report starts: Vitest's "Failed Tests" banner, Playwright's first
+ * numbered failure ("  1) [chromium] › ..."). From there the log names each failed test and why.
+ */
+const FAILURE_REPORT = /(Failed Tests \d+|^\s{2}1\) )/
 
 /** @typedef {{ name: string, script: string, summary?: RegExp }} Stage */
 /** @type {Stage[][]} */
@@ -122,9 +127,12 @@ async function runStage(stage) {
     console.log(`ok ${stage.name} (${seconds} s): ${summary}`)
     return { stage, ok: true, seconds, log }
   }
-  const tail = lines.filter((line) => line && !line.startsWith('[WebServer]')).slice(-FAILURE_TAIL)
-  console.log(`FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). The end of its log:`)
-  for (const line of tail) console.log(`  | ${line}`)
+  const shown = lines.filter((line) => line && !line.startsWith('[WebServer]'))
+  const report = shown.findIndex((line) => FAILURE_REPORT.test(line))
+  const excerpt = report >= 0 ? shown.slice(report, report + FAILURE_LINES) : shown.slice(-FAILURE_LINES)
+  if (report >= 0 && report + FAILURE_LINES < shown.length) excerpt.push('...', ...shown.slice(-4))
+  console.log(`FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). ${report >= 0 ? 'Its failure report' : 'The end of its log'}:`)
+  for (const line of excerpt) console.log(`  | ${line}`)
   console.log(`FAIL ${stage.name}: whole log ${log}; servers' logs beside it in ${logDir}/`)
   return { stage, ok: false, seconds, log }
 }
