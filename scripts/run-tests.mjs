@@ -111,9 +111,12 @@ async function runStage(stage) {
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
+  // SIGTERM first: Playwright and scripts/local-site.mjs then stop the servers they started in
+  // process groups of their own, which a SIGKILL of the stage's group would leave running.
   const timer = setTimeout(() => {
     out.write(`\nnpm test: stopped after ${STAGE_TIMEOUT_MS / 60_000} minutes\n`)
-    killGroup(child, 'SIGKILL')
+    killGroup(child, 'SIGTERM')
+    setTimeout(() => killGroup(child, 'SIGKILL'), 10_000).unref()
   }, STAGE_TIMEOUT_MS)
   const code = await new Promise((resolve) => child.once('close', (status) => resolve(status ?? 1)))
   clearTimeout(timer)
