@@ -118,7 +118,9 @@ export default defineConfig({
             remoteBindings: false,
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
-              bindings: { ...testBindings, ...testImages },
+              // The contact outbox's retry schedule without its waits (src/contact/retry-schedule.ts):
+              // the local queue's consumer tries a queued message about once a second (max_batch_timeout).
+              bindings: { ...testBindings, ...testImages, CONTACT_RETRY_MAX_DELAY_SECONDS: '0' },
               d1Databases: { TEST_CONTENT_DB: contentDbId },
               workers: [
                 {

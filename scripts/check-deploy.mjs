@@ -10,6 +10,10 @@
  *   no warning;
  * - it has exactly the bindings and vars of the top level, which the tests run against:
  *   environments inherit none of them, and wrangler warns about only some that are missing;
+ * - it consumes the same queues with the same settings (retries, delays, batching, dead-letter
+ *   queue) as the top level, a queue named by the producer binding that sends to it (or as the
+ *   dead-letter queue of one), since queue names differ per environment; and every dead-letter
+ *   queue has a consumer, so that no dead letter sits unseen;
  * - no KV namespace or D1 database names a placeholder id (all zeros, or one digit repeated):
  *   a resource has either no id (wrangler provisions it on the environment's first deploy and
  *   finds it by binding afterwards, docs/decisions/0005-operations.md) or its real one;
@@ -57,6 +61,36 @@ function bindingNames(resolved) {
   ].filter(Boolean))
 }
 
+const CONSUMER_SETTINGS = ['max_batch_size', 'max_batch_timeout', 'max_retries', 'retry_delay', 'max_concurrency']
+
+/**
+ * The queue consumers of a resolved configuration, each by a name that is the same in every
+ * environment: the producer binding of its queue (`CONTACT_QUEUE`), `dead letters of <that>`, or
+ * the queue's own name; with its settings, and problems found on the way.
+ */
+function consumersOf(resolved) {
+  const producers = new Map((resolved.queues?.producers ?? []).map((producer) => [producer.queue, producer.binding]))
+  const consumers = resolved.queues?.consumers ?? []
+  const nameOf = (queue, depth = 0) => {
+    if (producers.has(queue)) return producers.get(queue)
+    const source = depth < 5 && consumers.find((consumer) => consumer.dead_letter_queue === queue)
+    return source ? `dead letters of ${nameOf(source.queue, depth + 1)}` : `queue ${queue}`
+  }
+  const problems = []
+  const shapes = new Map()
+  for (const consumer of consumers) {
+    const settings = Object.fromEntries(CONSUMER_SETTINGS.filter((key) => consumer[key] !== undefined).map((key) => [key, consumer[key]]))
+    if (consumer.dead_letter_queue) {
+      settings.dead_letter_queue = nameOf(consumer.dead_letter_queue)
+      if (!consumers.some((other) => other.queue === consumer.dead_letter_queue)) {
+        problems.push(`no consumer of ${consumer.dead_letter_queue}, the dead-letter queue of ${nameOf(consumer.queue)}: its messages would sit unseen`)
+      }
+    }
+    shapes.set(nameOf(consumer.queue), JSON.stringify(settings))
+  }
+  return { shapes, problems }
+}
+
 /** Problems with the bindings, resource ids and secrets of one environment, as sentences. */
 function checkResources(config, env) {
   const resolved = readConfig(config, env)
@@ -69,7 +103,15 @@ function checkResources(config, env) {
     const extra = [...actual].filter((name) => !expected.has(name))
     if (missing.length) problems.push(`${where}: missing ${missing.join(', ')}, which the top level has (environments inherit no binding or var)`)
     if (extra.length) problems.push(`${where}: ${extra.join(', ')} not at the top level, so neither local development nor the tests have it`)
+    const top = consumersOf(readConfig(config, TOP_LEVEL)).shapes
+    const here = consumersOf(resolved).shapes
+    for (const [name, settings] of top) {
+      if (!here.has(name)) problems.push(`${where}: no consumer of ${name}, which the top level consumes`)
+      else if (here.get(name) !== settings) problems.push(`${where}: the consumer of ${name} has ${here.get(name)}, the top level ${settings}`)
+    }
+    for (const name of here.keys()) if (!top.has(name)) problems.push(`${where}: consumes ${name}, which the top level does not`)
   }
+  for (const problem of consumersOf(resolved).problems) problems.push(`${where}: ${problem}`)
   const ids = [
     ...resolved.kv_namespaces.map((kv) => ({ binding: kv.binding, id: kv.id })),
     ...resolved.d1_databases.map((db) => ({ binding: db.binding, id: db.database_id })),

@@ -41,12 +41,23 @@ export function freePort() {
  * @param {number} [options.timeoutMs] how long the first page may take to answer
  * @param {boolean} [options.production] bundle as `wrangler deploy` does (NODE_ENV=production: React's
  *   production build) rather than as `wrangler dev` does by default
+ * @param {string[]} [options.configs] the wrangler configurations to run, the first one answering on
+ *   the port (default: the site, then the content service)
+ * @param {string} [options.readyPath] the address that must answer 200 before this resolves (default `/`)
  * @returns {Promise<{ origin: string, processGroup: number, stop: () => Promise<void> }>} processGroup:
  *   the process group of wrangler and the workerd it runs
  */
-export async function startSite({ vars = {}, persistTo, logFile, timeoutMs = 180_000, production = false }) {
+export async function startSite({
+  vars = {},
+  persistTo,
+  logFile,
+  timeoutMs = 180_000,
+  production = false,
+  configs = ['wrangler.toml', 'content-service/wrangler.toml'],
+  readyPath = '/',
+}) {
   const port = await freePort()
-  const args = [WRANGLER, 'dev', '-c', 'wrangler.toml', '-c', 'content-service/wrangler.toml']
+  const args = [WRANGLER, 'dev', ...configs.flatMap((config) => ['-c', config])]
   args.push('--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()))
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn')
   if (persistTo) args.push('--persist-to', persistTo)
@@ -88,11 +99,11 @@ export async function startSite({ vars = {}, persistTo, logFile, timeoutMs = 180
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
-    if ((await statusOf(`${origin}/`)) === 200) return { origin, processGroup: /** @type {number} */ (child.pid), stop }
+    if ((await statusOf(`${origin}${readyPath}`)) === 200) return { origin, processGroup: /** @type {number} */ (child.pid), stop }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   await stop()
-  throw new Error(`the site did not answer 200 on ${origin}/ within ${timeoutMs / 1000} s; see ${logFile}`)
+  throw new Error(`the site did not answer 200 on ${origin}${readyPath} within ${timeoutMs / 1000} s; see ${logFile}`)
 }
 
 /** @param {string} url @returns {Promise<number>} the status, or 0 when there is no answer in 30 s */

@@ -5,13 +5,14 @@
  */
 import { Hono } from 'hono'
 import { onPayloadsChanged } from './content/refresh'
-import { handleRepurgeBatch } from './content/repurge'
 import type { AppEnv, Bindings } from './env'
 import { warmChangedPlaceholders } from './images/page-placeholders'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
+import { handleQueueBatch } from './queues'
 import { contact } from './routes/contact'
+import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
 import { PAGE_PATHS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
@@ -33,6 +34,7 @@ app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.
 app.route('/', contact)
+app.route('/', contactResend)
 app.route('/', publish)
 app.route('/', seo)
 app.route('/', telemetry)
@@ -46,9 +48,12 @@ app.onError(onError)
 // Changed payloads' images get their placeholders before most visitors ask for the pages.
 onPayloadsChanged.push(warmChangedPlaceholders)
 
-/** Requests, the Cron Trigger that keeps payloads fresh, and the delayed second purge (docs/decisions/0004-content-freshness.md). */
+/**
+ * Requests, the Cron Trigger that keeps payloads fresh, and the queues: the delayed second purge
+ * (docs/decisions/0004-content-freshness.md) and the contact outbox (docs/decisions/0007-contact-outbox.md).
+ */
 export default {
   fetch: app.fetch,
   scheduled,
-  queue: handleRepurgeBatch,
+  queue: handleQueueBatch,
 } satisfies ExportedHandler<Bindings>

@@ -7,7 +7,7 @@ import { runScheduledRefresh } from './content/refresh'
 import { repurgerFor } from './content/repurge'
 import type { Bindings } from './env'
 import { pagePurgerFor } from './middleware/page-cache/purge'
-import { reportScheduledError } from './observability'
+import { reportBackgroundError } from './observability'
 import { PAGE_PATHS } from './routes/pages'
 
 export async function scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
@@ -24,7 +24,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     timeoutMs: timeout > 0 ? timeout : undefined,
     onError: (error, { key }) => {
       console.warn(`scheduled refresh: ${key}: ${String(error)}`)
-      reportScheduledError(env, ctx, error, { backend_key: key })
+      reportBackgroundError(env, ctx, error, { backend_key: key })
     },
   })
   if (report.refreshed.length || report.failed.length) {

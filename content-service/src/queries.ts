@@ -25,12 +25,28 @@ export async function getPageMeta(db: D1Database, page: string): Promise<unknown
   return row ? JSON.parse(row.payload) : null
 }
 
-/** Stores a message and returns its id. */
-export async function insertMessage(db: D1Database, message: NewMessage): Promise<number> {
+/**
+ * What storing a message did: `stored` a new row; `replayed` found the row its idempotency key
+ * already stored, with the same fields; `conflict` found that key stored with other fields.
+ */
+export type InsertOutcome = { kind: 'stored' | 'replayed'; id: number } | { kind: 'conflict' }
+
+/** Stores a message, once per idempotency key (none: always a new row). */
+export async function insertMessage(db: D1Database, message: NewMessage, idempotencyKey?: string): Promise<InsertOutcome> {
   const row = await db
-    .prepare('INSERT INTO messages (name, email, comments) VALUES (?, ?, ?) RETURNING id')
-    .bind(message.name, message.email, message.comments)
+    .prepare(
+      `INSERT INTO messages (name, email, comments, idempotency_key) VALUES (?, ?, ?, ?)
+       ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
+    )
+    .bind(message.name, message.email, message.comments, idempotencyKey ?? null)
     .first<{ id: number }>()
-  if (!row) throw new Error('INSERT INTO messages returned no row')
-  return row.id
+  if (row) return { kind: 'stored', id: row.id }
+  if (idempotencyKey === undefined) throw new Error('INSERT INTO messages returned no row')
+  const stored = await db
+    .prepare('SELECT id, name, email, comments FROM messages WHERE idempotency_key = ?')
+    .bind(idempotencyKey)
+    .first<{ id: number } & NewMessage>()
+  if (!stored) throw new Error('INSERT INTO messages conflicted on a key it cannot find')
+  const same = stored.name === message.name && stored.email === message.email && stored.comments === message.comments
+  return same ? { kind: 'replayed', id: stored.id } : { kind: 'conflict' }
 }

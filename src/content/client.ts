@@ -74,7 +74,20 @@ export type ContentClientOptions = {
 }
 
 export type MessageInput = { name: string; email: string; comments: string }
-export type SendResult = { ok: true } | { ok: false; status: number; message?: string }
+/**
+ * A refusal says whether the backend may take the message later: `temporary` for 5xx, 408 and 429
+ * (the outbox queues it, src/contact/), false for any other answer but 200 (the message is refused).
+ */
+export type SendResult = { ok: true } | { ok: false; status: number; message?: string; temporary: boolean }
+export type SendOptions = {
+  /** Sent as the Idempotency-Key header: a backend that honours it stores one message per key. */
+  idempotencyKey?: string
+}
+
+/** Statuses that say "not now" rather than "not this message". */
+export function isTemporaryStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429
+}
 
 export function createContentClient(options: ContentClientOptions) {
   const { env } = options
@@ -175,14 +188,17 @@ export function createContentClient(options: ContentClientOptions) {
     pageMeta: (page: string) => cached(metaPath(page), PageMetaSchema),
     /**
      * POST messages: success is status 200; otherwise the error body's `message` is read. Never
-     * cached. A refusal and a call that fails (time-out, network) are told to `onError` as well.
+     * cached. A refusal and a call that fails (time-out, network: a thrown ContentError) are told to
+     * `onError` as well.
      */
-    async sendMessage(message: MessageInput): Promise<SendResult> {
+    async sendMessage(message: MessageInput, { idempotencyKey }: SendOptions = {}): Promise<SendResult> {
       const path = 'messages'
       const failed = (error: unknown) => options.onError?.(error, { key: path })
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+      if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey
       const response = await call(path, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers,
         body: JSON.stringify(message),
       }).catch((error: unknown) => {
         failed(error)
@@ -193,7 +209,7 @@ export function createContentClient(options: ContentClientOptions) {
         return { ok: true }
       }
       const body = await response.json().catch(() => undefined)
-      const result = { ok: false, status: response.status, message: messageOf(body) } as const
+      const result = { ok: false, status: response.status, message: messageOf(body), temporary: isTemporaryStatus(response.status) } as const
       failed(new ContentError('status', `${path}: HTTP ${response.status}`, response.status, result.message))
       return result
     },

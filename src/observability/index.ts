@@ -1,1 +1,1 @@
-export { reportError, reportScheduledError, type ErrorKind } from './sentry'
+export { reportError, reportBackgroundError, type ErrorKind } from './sentry'

@@ -39,10 +39,11 @@ export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind,
 }
 
 /**
- * Sends `error` from the Cron Trigger's run, which has no request: the scheduled refresh is the
- * one caller of the backend for page payloads, so its failures are the backend failures to see.
+ * Sends `error` from work that has no request: the Cron Trigger's run (the scheduled refresh is the
+ * one caller of the backend for page payloads, so its failures are the backend failures to see)
+ * and the queue consumers (`route` and `kind` in `tags` say which).
  */
-export function reportScheduledError(env: Bindings, ctx: ExecutionContext, error: unknown, tags: Record<string, string> = {}): void {
+export function reportBackgroundError(env: Bindings, ctx: ExecutionContext, error: unknown, tags: Record<string, string> = {}): void {
   const dsn = env.SENTRY_DSN?.trim()
   if (!dsn) return
   const release = releaseOf(env)

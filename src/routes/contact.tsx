@@ -8,16 +8,21 @@
  *
  * Each request passes, in order: same origin (403), content type (415), body size (413), a readable
  * body (400), the honeypot (answered like a success, never forwarded), the shared schema (422), the
- * per-client rate limit (429), and only then reaches the backend. Nothing here is cached.
+ * per-client rate limit (429), and only then reaches the contact outbox (src/contact/): delivered
+ * to the backend at once, or queued when the backend cannot take it now (both answered as a
+ * success), or refused by the backend (502 with its message); 502 or 504 when the backend failed
+ * and the queue could not take the message either. Nothing here is cached.
  */
 import { zValidator } from '@hono/zod-validator'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { every } from 'hono/combine'
 import { createMiddleware } from 'hono/factory'
-import { contentFor, ContentError } from '../content'
+import { acceptMessage } from '../contact'
+import { contentFor } from '../content'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
+import { reportError } from '../observability'
 import { CONTACT_FIELDS, ContactSchema, contactErrors, isHoneypotFilled, type Contact, type ContactValues } from '../shared/contact-schema'
 import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
@@ -64,20 +69,28 @@ function guards(mediaType: string, refuse: Refuse, onTrap: (c: Context<AppEnv>) 
   )
 }
 
-/** Forwards a valid message, unless this client has sent too many (spec section 7: success is 200). */
+/** Hands a valid message to the outbox, unless this client has sent too many (spec section 7: success is 200). */
 async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): Promise<Outcome> {
   const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
   const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
   if (!success) return { ok: false, status: 429 }
-  try {
-    // The content client logs and reports a refused or failed send (src/content/index.ts).
-    const answer = await contentFor(c).sendMessage({ name, email, comments })
-    if (answer.ok) return { ok: true }
-    return { ok: false, status: 502, message: answer.message }
-  } catch (error) {
-    if (!(error instanceof ContentError)) throw error
-    return { ok: false, status: error.failure === 'timeout' ? 504 : 502 }
+  // The content client logs and reports a refused or failed send (src/content/index.ts).
+  const accepted = await acceptMessage({
+    env: c.env,
+    content: contentFor(c),
+    client,
+    message: { name, email, comments },
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    onNotKept: (error) => {
+      console.error(`contact: message not kept, the backend and the queue both failed: ${String(error)}`)
+      reportError(c, error, 'unexpected', { contact: 'not-kept' })
+    },
+  })
+  if (accepted.ok) {
+    console.log(`contact: ${accepted.id}: ${accepted.via}`)
+    return { ok: true }
   }
+  return { ok: false, status: accepted.status, ...(accepted.message && { message: accepted.message }) }
 }
 
 function retryAfter(c: Context<AppEnv>, outcome: Outcome) {

@@ -8,10 +8,10 @@ import { call } from './support'
 
 const valid = { name: 'Aram Petrosyan', email: 'aram@example.am', comments: 'We would like to visit the Davtashen townhouses.' }
 
-function post(body: unknown): Promise<Response> {
+function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return call('messages', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 }
@@ -96,5 +96,56 @@ describe('POST messages with invalid input', () => {
     expect(response.status).toBe(400)
     const answer = (await response.json()) as { message: string }
     expect(answer.message).toMatch(/JSON/)
+  })
+})
+
+describe('POST messages with an Idempotency-Key', () => {
+  const keyed = (key: string) => ({ 'Idempotency-Key': key })
+
+  it('stores a message once per key: the same message again gets the stored id, marked as replayed', async () => {
+    const key = `retry-${crypto.randomUUID()}`
+    const before = await countMessages()
+    const first = await post(valid, keyed(key))
+    expect(first.status).toBe(200)
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull()
+    const { payload } = (await first.json()) as { payload: { id: number } }
+    const again = await post({ ...valid, name: `  ${valid.name} ` }, keyed(key))
+    expect(again.status).toBe(200)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(await again.json()).toEqual({ payload: { id: payload.id } })
+    expect(await countMessages()).toBe(before + 1)
+    const rows = await env.CONTENT_DB.prepare('SELECT id FROM messages WHERE idempotency_key = ?').bind(key).all()
+    expect(rows.results).toEqual([{ id: payload.id }])
+  })
+
+  it('stores messages with different keys, and without a key, as new messages', async () => {
+    const before = await countMessages()
+    await post(valid, keyed(`a-${crypto.randomUUID()}`))
+    await post(valid, keyed(`b-${crypto.randomUUID()}`))
+    await post(valid)
+    await post(valid)
+    expect(await countMessages()).toBe(before + 4)
+  })
+
+  it('refuses a key already used for another message with 422, storing nothing', async () => {
+    const key = `conflict-${crypto.randomUUID()}`
+    await post(valid, keyed(key))
+    const before = await countMessages()
+    const response = await post({ ...valid, comments: 'A different question.' }, keyed(key))
+    expect(response.status).toBe(422)
+    expect(await response.json()).toEqual({ message: 'This Idempotency-Key was already used for a different message' })
+    expect(await countMessages()).toBe(before)
+  })
+
+  it.each([
+    ['a key over 255 characters', 'k'.repeat(256)],
+    ['a key with a space inside', 'two words'],
+    ['a key with a control character', 'key\u007f1'],
+  ])('answers 400 for %s, storing nothing', async (_, key) => {
+    const before = await countMessages()
+    const response = await post(valid, keyed(key))
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' })
+    expect(await countMessages()).toBe(before)
   })
 })

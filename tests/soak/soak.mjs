@@ -12,7 +12,16 @@
  * Every answer must be a page (200, or 304 to If-None-Match), a proper error page (404 for the
  * unknown page; 503 with Retry-After and no-store while the backend is down and nothing is
  * cached), or the redirect; with security headers, whole, within 10 s. Then, with the backend
- * healthy again, every page must come back as 200. Exit code 1 on any failure.
+ * healthy again, every page must come back as 200.
+ *
+ * Meanwhile SOAK_CONTACT_CLIENTS (default 2) visitors send contact messages throughout, each
+ * from a client address of its own, half through the island's JSON route and half through the
+ * plain form, one in five sent twice at once (a double click). Every one must be answered as
+ * received (the backend never refuses one here); the contact outbox queues what the failing
+ * backend cannot take, with its retry delays capped at 1 s (CONTACT_RETRY_MAX_DELAY_SECONDS).
+ * After the backend recovers, every message the visitors were told was received must be in the
+ * backend exactly once within SOAK_DELIVERY_SECONDS (default 60), and still once a few seconds
+ * later. Exit code 1 on any failure.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -26,11 +35,13 @@ const PAGES = ['', '/en', '/ru'].flatMap((prefix) =>
   ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : prefix + page)),
 )
 const SCHEDULE = ['500', 'hang', 'garbage', 'reset'].flatMap((mode) => [mode, 'healthy'])
+const CONTACT_CLIENTS = Number(process.env.SOAK_CONTACT_CLIENTS ?? 2)
+const DELIVERY_SECONDS = Number(process.env.SOAK_DELIVERY_SECONDS) || 60
 
 const backend = await startFakeBackend()
 const state = mkdtempSync(path.join(os.tmpdir(), 'soak-state-'))
 const site = await startSite({
-  vars: { API_HOST: backend.origin, API_TIMEOUT_MS: '1500', CONTENT_TTL: '5', PAGE_CACHE_TTL: '3' },
+  vars: { API_HOST: backend.origin, API_TIMEOUT_MS: '1500', CONTENT_TTL: '5', PAGE_CACHE_TTL: '3', CONTACT_RETRY_MAX_DELAY_SECONDS: '1' },
   persistTo: state,
   production: true,
   logFile: serverLogFile('soak'),
@@ -44,6 +55,12 @@ const outcomes = {}
 const latencies = []
 const etags = new Map()
 let mode = 'healthy'
+/** @type {Set<string>} comments of the messages visitors were told were received */
+const received = new Set()
+const contact = { sends: 0, doubleSubmits: 0, byMode: /** @type {Record<string, Record<string, number>>} */ ({}) }
+/** @type {{ comments: string, stored: number }[]} */
+let deliveryProblems = []
+let deliveredAfterMs = 0
 
 try {
   const end = Date.now() + SECONDS * 1000
@@ -56,11 +73,17 @@ try {
       await sleep(phaseMs)
     }
   })()
-  await Promise.all([switcher, ...Array.from({ length: CLIENTS }, () => client(end))])
+  await Promise.all([
+    switcher,
+    ...Array.from({ length: CLIENTS }, () => client(end)),
+    ...Array.from({ length: CONTACT_CLIENTS }, (_, index) => contactClient(end, index)),
+  ])
 
   mode = 'healthy'
   backend.setMode('healthy')
+  const recovered = Date.now()
   await recovers()
+  deliveredAfterMs = (await delivered()) - recovered
 } finally {
   await site.stop()
   await backend.close()
@@ -72,12 +95,26 @@ const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.lengt
 console.log(`Soak: ${SECONDS} s, ${CLIENTS} clients, ${latencies.length} requests; p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`)
 console.log('Backend calls by mode:', backend.calls)
 console.table(outcomes)
+if (CONTACT_CLIENTS > 0) {
+  const { total, replays, byMode } = backend.messageCalls
+  console.log(
+    `Contact: ${contact.sends} messages sent (${contact.doubleSubmits} of them twice at once), ${received.size} answered as received; ` +
+      `the backend got ${total} POST messages (${replays} repeats of a stored message, recognised by Idempotency-Key) and stores ${backend.messages.length}; ` +
+      `all delivered ${(deliveredAfterMs / 1000).toFixed(1)} s after it recovered`,
+  )
+  console.log('POST messages by backend mode:', byMode)
+  console.table(contact.byMode)
+  for (const { comments, stored } of deliveryProblems) {
+    failures.push({ mode: 'healthy (after)', path: '/api/contact', problem: `a message told as received is stored ${stored} times: ${comments}` })
+  }
+}
 if (failures.length) {
   console.error(`${failures.length} bad answers, e.g.:`)
   for (const failure of failures.slice(0, 15)) console.error(`  [backend ${failure.mode}] ${failure.path}: ${failure.problem}`)
   process.exit(1)
 }
 console.log('Every answer was a page, a proper error page or a redirect, and every page came back.')
+if (CONTACT_CLIENTS > 0) console.log('Every message told as received is in the backend exactly once.')
 
 async function client(end) {
   while (Date.now() < end) {
@@ -124,6 +161,71 @@ function judge(target, headers, response, body) {
     return ''
   }
   return /<main\b/.test(body) ? '' : 'a 200 without the page'
+}
+
+/**
+ * One visitor after another sending the contact form: a new client address per message (the
+ * rate limit counts 5 a minute per client), the island's JSON and the plain form in turn, and
+ * every fifth message sent twice at once.
+ */
+async function contactClient(end, index) {
+  let n = 0
+  while (Date.now() < end) {
+    n += 1
+    const comments = `Soak message ${index}-${n} ${process.pid}`
+    const client = `198.51.100.${index}-${n}-${process.pid}`
+    const viaForm = n % 2 === 0
+    const twice = n % 5 === 0
+    contact.sends += 1
+    if (twice) contact.doubleSubmits += 1
+    const sends = Array.from({ length: twice ? 2 : 1 }, () => sendMessage(comments, client, viaForm))
+    const answers = await Promise.all(sends)
+    if (answers.some((answer) => answer.ok)) received.add(comments)
+    await sleep(200)
+  }
+}
+
+/** Sends one message as a browser would; ok when the visitor is told it was received. */
+async function sendMessage(comments, client, viaForm) {
+  const during = mode
+  const fields = { name: 'Soak Visitor', email: 'soak@example.com', comments, website: '' }
+  const headers = { Origin: site.origin, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': client }
+  let outcome
+  let ok = false
+  try {
+    const response = await fetch(`${site.origin}${viaForm ? '/en/contact-us' : '/api/contact'}`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': viaForm ? 'application/x-www-form-urlencoded' : 'application/json' },
+      body: viaForm ? new URLSearchParams(fields).toString() : JSON.stringify(fields),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    })
+    const body = await response.text()
+    ok = viaForm ? response.status === 303 && (response.headers.get('Location') ?? '').endsWith('?sent=1') : response.status === 200 && body === '{"ok":true}'
+    outcome = `${viaForm ? 'form' : 'island'} ${response.status}`
+    if (!ok) failures.push({ mode: during, path: viaForm ? '/en/contact-us' : '/api/contact', problem: `${response.status}: a message not answered as received` })
+  } catch (error) {
+    outcome = 'no answer'
+    failures.push({ mode: during, path: '/api/contact', problem: String(error) })
+  }
+  contact.byMode[during] ??= {}
+  contact.byMode[during][outcome] = (contact.byMode[during][outcome] ?? 0) + 1
+  return { ok }
+}
+
+/**
+ * With the backend healthy, every message told as received arrives within DELIVERY_SECONDS;
+ * then, a few seconds later (any retry still under way has run), each is stored exactly once.
+ * Resolves with the time the last one arrived.
+ */
+async function delivered() {
+  const count = (comments) => backend.messages.filter((message) => message.comments === comments).length
+  const deadline = Date.now() + DELIVERY_SECONDS * 1000
+  while (Date.now() < deadline && [...received].some((comments) => count(comments) === 0)) await sleep(250)
+  const arrived = Date.now()
+  await sleep(3_000)
+  deliveryProblems = [...received].map((comments) => ({ comments, stored: count(comments) })).filter(({ stored }) => stored !== 1)
+  return arrived
 }
 
 /** With the backend healthy, every page answers 200 within 20 s. */

@@ -41,6 +41,14 @@ describe('npm run check:deploy', () => {
     expect(status).toBe(1)
   })
 
+  it('fails when an environment consumes a queue with other settings, or leaves its dead letters unconsumed', () => {
+    const { status, output } = checkDeploy('queue-consumer-differs.toml')
+    expect(output).toContain('[env.staging]: the consumer of JOBS has {"max_retries":3,"dead_letter_queue":"dead letters of JOBS"}, the top level {"max_retries":5,"dead_letter_queue":"dead letters of JOBS"}')
+    expect(output).toContain('[env.staging]: no consumer of dead letters of JOBS, which the top level consumes')
+    expect(output).toContain('[env.staging]: no consumer of fixture-staging-jobs-dead, the dead-letter queue of JOBS: its messages would sit unseen')
+    expect(status).toBe(1)
+  })
+
   it('fails when an environment requires a secret that .dev.vars.example does not explain', () => {
     const { status, output } = checkDeploy('undocumented-secret.toml')
     expect(output).toContain('[env.staging]: the required secret UNEXPLAINED_SECRET is not explained in .dev.vars.example')

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { fakeBackend, json, samplePayloads } from './support/fake-backend'
-import { newClient, postForm, referenceService, VALID } from './support/contact'
+import { newClient, postForm, recordingQueue, referenceService, VALID } from './support/contact'
 import { fetchPage } from './support/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -114,8 +114,8 @@ describe('POST to the contact page (no JavaScript)', () => {
     expect(backend.callsTo('messages')).toHaveLength(0)
   })
 
-  it('shows the backend’s message and keeps the input when the backend fails (502)', async () => {
-    backend = fakeBackend({ messages: json({ message: 'Mailbox is full' }, 500) })
+  it('shows the backend’s message and keeps the input when the backend refuses the message (502)', async () => {
+    backend = fakeBackend({ messages: json({ message: 'Mailbox is full' }, 400) })
     const response = await postForm('/en/contact-us', backend.env(), VALID)
     expect(response.status).toBe(502)
     const form = formOf(await response.text())
@@ -124,9 +124,9 @@ describe('POST to the contact page (no JavaScript)', () => {
     expect(form).toContain(`>${VALID.comments}</textarea>`)
   })
 
-  it('shows the generic error in the page’s language when the backend times out (504)', async () => {
+  it('shows the generic error in the page’s language when the backend times out and the queue cannot take the message (504)', async () => {
     backend = fakeBackend({ messages: 'hang' })
-    const response = await postForm('/ru/contact-us', backend.env({ API_TIMEOUT_MS: '150' }), VALID)
+    const response = await postForm('/ru/contact-us', backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }), VALID)
     expect(response.status).toBe(504)
     expect(formOf(await response.text())).toContain('role="alert">Что-то пошло не так. Пожалуйста, попробуйте позже.</p>')
   })

@@ -94,6 +94,7 @@ describe('content client', () => {
       ok: false,
       status: 201,
       message: undefined,
+      temporary: false,
     })
     expect(JSON.parse(backend.callsTo('messages')[0]!.body)).toEqual({ name: 'Ani', email: 'ani@example.am', comments: 'Hello' })
   })

@@ -45,16 +45,22 @@ export function postForm(path: string, bindings: Bindings, fields: Record<string
   })
 }
 
+/** A backend outage as the site meets it: an answer in place of the service's, or a thrown error. */
+export type Outage = () => Response | Promise<Response>
+
 /**
  * The worker's own bindings, with the CONTENT service binding (the reference service) wrapped so
- * a test can read each request it received and the status it answered.
+ * a test can read each request it received and the status it answered, and take the service down
+ * (`service.outage = () => ...`: every call gets that instead, unrecorded; null: up again).
  */
 export function referenceService() {
   const received: { method: string; path: string; headers: Headers; body: unknown; status: number }[] = []
   const content = env.CONTENT
+  const service = { outage: null as Outage | null }
   const recording = {
     async fetch(input: RequestInfo | URL, init?: RequestInit) {
       const request = new Request(input, init)
+      if (service.outage) return service.outage()
       const text = await request.clone().text()
       const response = await content.fetch(request)
       const { pathname } = new URL(request.url)
@@ -63,5 +69,32 @@ export function referenceService() {
     },
   } as unknown as Fetcher
   const bindings: Bindings = { ...(env as unknown as Bindings), API_HOST: '', CONTENT: recording }
-  return { bindings, received, messages: () => received.filter((call) => call.path.endsWith('/messages')) }
+  return Object.assign(service, { bindings, received, messages: () => received.filter((call) => call.path.endsWith('/messages')) })
+}
+
+/** The messages the reference service stored with these comments (its D1 database). */
+export async function storedMessages(comments: string) {
+  const rows = await env.TEST_CONTENT_DB.prepare('SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?').bind(comments).all()
+  return rows.results as { name: string; email: string; comments: string; idempotency_key: string | null }[]
+}
+
+/** Comments no other test sends, to find a test's message in the reference service. */
+export function uniqueComments(label: string): string {
+  return `${label} ${crypto.randomUUID()}`
+}
+
+/**
+ * A queue binding that records what is sent to it; `fail`: every send rejects, as a queue that
+ * cannot be written; `forwardTo`: sends go on to that queue as well (the real local one).
+ */
+export function recordingQueue({ fail = false, forwardTo }: { fail?: boolean; forwardTo?: Queue } = {}) {
+  const sent: { body: unknown; options?: QueueSendOptions }[] = []
+  const queue = {
+    async send(body: unknown, options?: QueueSendOptions) {
+      if (fail) throw new Error('Queue send failed: Service Unavailable')
+      sent.push({ body: structuredClone(body), options })
+      await forwardTo?.send(body, options)
+    },
+  } as unknown as Queue
+  return { queue, sent }
 }

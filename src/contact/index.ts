@@ -1,0 +1,4 @@
+export { acceptMessage, type Acceptance } from './outbox'
+export { handleContactBatch, handleContactDeadLetterBatch } from './consumer'
+export { resendDeadLetters, listDeadLetterIds, type ResendReport } from './dead-letters'
+export { CONTACT_MAX_RETRIES, CONTACT_RETRY_DELAYS, delayBefore } from './retry-schedule'
