@@ -29,6 +29,8 @@ const FAILURE_LINES = 80
  * numbered failure ("  1) [chromium] › ..."). From there the log names each failed test and why.
  */
 const FAILURE_REPORT = /(Failed Tests \d+|^\s{2}1\) )/
+/** How stages are run; tests/tooling/run-tests.test.ts points TEST_RUNNER_NPM at a stand-in script. */
+const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM ? [process.execPath, process.env.TEST_RUNNER_NPM] : ['npm']
 
 /** @typedef {{ name: string, script: string, summary?: RegExp }} Stage */
 /** @type {Stage[][]} */
@@ -50,7 +52,7 @@ const lanes = LANES.map((lane) => lane.filter((stage) => !wanted.length || wante
 const unknown = wanted.filter((name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name))
 if (unknown.length) {
   console.error(`npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat().map((stage) => stage.name).join(', ')}`)
-  process.exit(2)
+  await exit(2)
 }
 
 const logDir = mkdtempSync(path.join(os.tmpdir(), 'erebuni-tests-'))
@@ -68,10 +70,10 @@ console.log(`npm test: ${stages.map((stage) => stage.name).join(', ')}; lanes si
 console.log(`npm test: each stage's output and its servers' logs go to ${logDir}/`)
 
 // The client bundle once, before the stages' servers start (scripts/build-client.mjs, SKIP_CLIENT_BUILD).
-const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, encoding: 'utf8', env: { ...env, SKIP_CLIENT_BUILD: '0' } })
+const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, encoding: 'utf8', env: { ...env, SKIP_CLIENT_BUILD: process.env.SKIP_CLIENT_BUILD ?? '0' } })
 if (build.status !== 0) {
   console.log(`FAIL client build (node scripts/build-client.mjs, exit ${build.status}):\n${build.stdout}${build.stderr}`)
-  process.exit(1)
+  await exit(1)
 }
 
 /** @type {{ stage: Stage, ok: boolean, seconds: number, log: string }[]} */
@@ -96,10 +98,20 @@ const total = Math.round((Date.now() - started) / 1000)
 console.log(`npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s`).join(', ')}; ${total} s in all`)
 if (failed.length) {
   console.log(`npm test: FAILED: ${failed.map((r) => `${r.stage.name} (log: ${r.log})`).join(', ')}`)
-  process.exit(1)
+  await exit(1)
 }
 if (!process.env.KEEP_TEST_LOGS) rmSync(logDir, { recursive: true, force: true })
 console.log(`npm test: all ${results.length} stages passed${process.env.KEEP_TEST_LOGS ? `; logs kept in ${logDir}/` : ''}`)
+
+/**
+ * Exits once everything printed so far has been written: process.exit() alone cuts off output
+ * still on its way through a pipe (CI's log).
+ * @param {number} code
+ * @returns {Promise<never>}
+ */
+function exit(code) {
+  return new Promise(() => process.stdout.write('', () => process.exit(code)))
+}
 
 /** @param {Stage} stage */
 async function runStage(stage) {
@@ -107,7 +119,7 @@ async function runStage(stage) {
   const out = createWriteStream(log)
   const begin = Date.now()
   console.log(`-> ${stage.name}: npm run ${stage.script}`)
-  const child = spawn('npm', ['run', '--silent', stage.script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(NPM, [...NPM_ARGS, 'run', '--silent', stage.script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
