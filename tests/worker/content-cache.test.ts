@@ -232,9 +232,10 @@ describe('stored payloads are trusted', () => {
   /** A validation that counts its calls and marks what it returns, like the schemas' sanitizer. */
   function countingValidation() {
     let calls = 0
-    const validate = (stored: unknown) => {
+    type Validated = { title?: string; validated?: boolean }
+    const validate = (stored: unknown): Validated => {
       calls++
-      return { ...(stored as object), validated: true }
+      return { ...(stored as Validated), validated: true }
     }
     return { validate, calls: () => calls }
   }
@@ -243,10 +244,10 @@ describe('stored payloads are trusted', () => {
     const { cache, settle } = setup(60, true, 'schema-7')
     const key = freshKey()
     const validation = countingValidation()
-    await cache.read(key, async () => ({ title: 'A' }), validation.validate)
+    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
     await settle()
     expect(await env.CONTENT_CACHE.get<{ schema: string }>(key, 'json')).toMatchObject({ schema: 'schema-7', payload: { title: 'A' } })
-    for (let render = 0; render < 5; render++) expect(await cache.read(key, async () => ({ title: 'B' }), validation.validate)).toEqual({ title: 'A' })
+    for (let render = 0; render < 5; render++) expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'B' }), validation.validate)).toEqual({ title: 'A' })
     expect(validation.calls()).toBe(0)
   })
 
@@ -259,7 +260,7 @@ describe('stored payloads are trusted', () => {
       await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: `h-${schema}`, schema, payload: { title: 'A' } }))
       const before = validation.calls()
       for (let render = 0; render < 3; render++) {
-        expect(await cache.read(key, async () => ({ title: 'loaded' }), validation.validate)).toEqual({ title: 'A', validated: true })
+        expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'loaded' }), validation.validate)).toEqual({ title: 'A', validated: true })
       }
       expect(validation.calls() - before).toBe(1)
     }
@@ -280,7 +281,7 @@ describe('stored payloads are trusted', () => {
     const { cache, settle } = setup()
     const key = freshKey()
     const validation = countingValidation()
-    await cache.read(key, async () => ({ title: 'A' }), validation.validate)
+    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
     await settle()
     await cache.read(key, async () => ({}), validation.validate)
     await cache.read(key, async () => ({}), validation.validate)
