@@ -42,7 +42,11 @@ async function startRecordingProxy(target: string): Promise<{ origin: string; se
   return {
     origin: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise((resolve) => server.closeAllConnections() || server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -85,7 +89,7 @@ test.describe('prerendered pages', () => {
     await page.waitForSelector('html[data-client-loaded="true"]')
 
     const shown = await page.evaluate(async () => {
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { activationStart: number }
       const chunks = performance
         .getEntriesByType('resource')
         .filter((entry) => /\/assets\/(.+\/)?(hydrate|back-to-top|contact-form|language-dropdown|navbar-menu|reporter)-[\w-]+\.(js|css)$/.test(entry.name))
