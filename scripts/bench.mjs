@@ -43,7 +43,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -187,7 +187,8 @@ async function measureServing(site) {
 
   console.log('\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that')
   console.log('plus the islands\' stylesheets; JS is everything the page can run: the entry, the hydration')
-  console.log('runtime and the islands it renders, all loaded after the load event (the carousel on scroll).\n')
+  console.log('runtime, the islands it renders and the telemetry reporter, all loaded after the load event')
+  console.log('(the carousel on scroll).\n')
   console.table(await pageWeights(origin))
 }
 
@@ -332,12 +333,21 @@ function linksOf(html) {
     else if (rel === 'modulepreload' && attr('href')) js.add(attr('href'))
   }
   const manifest = clientManifest()
+  // What the entry imports itself, and the telemetry reporter it loads on every page after the load event.
+  if (js.size > 0) for (const href of [...(manifest.entryPreload ?? []), telemetryChunk()]) js.add(href)
   for (const [, name] of html.matchAll(/<div data-island="([\w-]+)"/g)) {
     for (const href of manifest.hydrate) js.add(href)
     for (const href of manifest.islands[name]?.js ?? []) js.add(href)
     for (const href of manifest.islands[name]?.css ?? []) css.add(href)
   }
   return { css: [...css], js: [...js] }
+}
+
+/** The telemetry reporter's chunk (client/telemetry/reporter.ts), which the manifest does not list. */
+function telemetryChunk() {
+  const name = readdirSync(path.join(ROOT, 'public/assets/chunks')).find((file) => /^reporter-[\w-]+\.js$/.test(file))
+  if (!name) throw new Error('the build wrote no telemetry reporter chunk (public/assets/chunks/reporter-*.js)')
+  return `/assets/chunks/${name}`
 }
 
 /** The manifest the build wrote (a TypeScript module holding one JSON object). */
