@@ -12,10 +12,11 @@
  * prefers it; .ci/run installs it), and the first test says which when it is missing.
  */
 import type { CDPSession, Page } from '@playwright/test'
+import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 
-test.use({ launchOptions: { executablePath: process.env.E2E_CHROMIUM, ignoreDefaultArgs: ['--disable-back-forward-cache'] } })
+test.use({ launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } })
 
 /** Every `pageshow` of the page's documents, in `window.__pageshows`: `persisted` of each. */
 async function recordPageShows(page: Page): Promise<CDPSession> {
