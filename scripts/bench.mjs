@@ -27,17 +27,23 @@
  *    it is measured, so the route's transforms are cached as they are at the edge after a photo's
  *    first visitor (the first transform of a 4000-px photo is local sharp CPU time, not a visit).
  *
+ * 6. Navigations (scripts/bench-navigations.mjs): for every pair of the navbar's pages in English,
+ *    the time from a click (after a 200 ms hover) to the new page's paint, and from going back to
+ *    the old page's, with the speculation rules and without, with and without 4x CPU slowdown.
+ *
  * BENCH_SKIP_LIGHTHOUSE=1 skips step 2 (and Lighthouse in step 5); BENCH_ONLY=lighthouse runs step 2
  * alone; BENCH_ONLY=images runs step 5 alone; BENCH_SKIP_IMAGES=1 skips step 5;
  * BENCH_LIGHTHOUSE_PATH=/ru/contact-us points it at another page, or at several, comma-separated
  * (BENCH_LIGHTHOUSE_PATH=/,/ru/about), with a summary of their median runs at the end.
  * BENCH_IMAGE_CONTENT=camera (or bundled) runs step 5 for that content alone.
+ * BENCH_ONLY=navigations runs step 6 alone; BENCH_SKIP_NAVIGATIONS=1 skips it;
+ * BENCH_NAVIGATION_RUNS (3) is the runs per pair and mode.
  * BENCH_TIMEOUT_MINUTES (default 15) bounds the whole run.
  * Everything stays on 127.0.0.1.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,6 +53,7 @@ import lighthouse from 'lighthouse'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
 import { findRuntimeOrigin, freePort, processesOf, ROOT, startSite } from './local-site.mjs'
 import { imageVerdict, measureImages } from './bench-images.mjs'
+import { measureNavigations, navigationVerdict } from './bench-navigations.mjs'
 import { startCameraBackend } from './camera-uploads/server.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 5
@@ -54,6 +61,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
 const ONLY_IMAGES = process.env.BENCH_ONLY === 'images'
+const ONLY_NAVIGATIONS = process.env.BENCH_ONLY === 'navigations'
 /** Step 5's contents: 'bundled', 'camera', or both (unset). */
 const IMAGE_CONTENT = process.env.BENCH_IMAGE_CONTENT
 /** The pages Lighthouse loads in step 5, for each content. */
@@ -89,8 +97,8 @@ const site = await startSite({
 })
 try {
   // Lighthouse first (step 2): it times the page, not the bench's own load.
-  if (ONLY_IMAGES) {
-    // Step 5 alone.
+  if (ONLY_IMAGES || ONLY_NAVIGATIONS) {
+    // Step 5 or 6 alone.
   } else if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
   else {
     const medians = []
@@ -104,8 +112,9 @@ try {
       console.table(medians)
     }
   }
-  if (!ONLY_LIGHTHOUSE && !ONLY_IMAGES) await measureServing(site)
-  if (ONLY_IMAGES || (!ONLY_LIGHTHOUSE && !process.env.BENCH_SKIP_IMAGES)) await measureImageScenarios(site)
+  if (!ONLY_LIGHTHOUSE && !ONLY_IMAGES && !ONLY_NAVIGATIONS) await measureServing(site)
+  if (ONLY_IMAGES || (!ONLY_LIGHTHOUSE && !ONLY_NAVIGATIONS && !process.env.BENCH_SKIP_IMAGES)) await measureImageScenarios(site)
+  if (ONLY_NAVIGATIONS || (!ONLY_LIGHTHOUSE && !ONLY_IMAGES && !process.env.BENCH_SKIP_NAVIGATIONS)) await measureNavigationFigures(site)
 } catch (error) {
   await site.stop()
   fail(error)
@@ -178,7 +187,8 @@ async function measureServing(site) {
 
   console.log('\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that')
   console.log('plus the islands\' stylesheets; JS is everything the page can run: the entry, the hydration')
-  console.log('runtime and the islands it renders, all loaded after the load event (the carousel on scroll).\n')
+  console.log('runtime, the islands it renders and the telemetry reporter, all loaded after the load event')
+  console.log('(the carousel on scroll).\n')
   console.table(await pageWeights(origin))
 }
 
@@ -213,6 +223,14 @@ async function imageFigures(content, origin, paths) {
   for (const pagePath of IMAGE_LIGHTHOUSE_PATHS) medians.push({ content, page: pagePath, ...(await runLighthouse(new URL(pagePath, origin).href)) })
   console.log(`\nLighthouse, ${content}, the median run of each page:`)
   console.table(medians)
+}
+
+/** Step 6: click → paint and back → paint between the navbar's pages, with and without the speculation rules. */
+async function measureNavigationFigures(site) {
+  console.log(`\nNavigations between the navbar's pages (/en), hover 200 ms then click, then back; Chromium ${chromiumVersion(await chromiumPath())}...`)
+  const rows = await measureNavigations(site.origin)
+  console.table(rows)
+  console.log(navigationVerdict(rows))
 }
 
 /** How many times slower `page` is than `floor`, over all rounds, and the spread of the rounds. */
@@ -315,12 +333,21 @@ function linksOf(html) {
     else if (rel === 'modulepreload' && attr('href')) js.add(attr('href'))
   }
   const manifest = clientManifest()
+  // What the entry imports itself, and the telemetry reporter it loads on every page after the load event.
+  if (js.size > 0) for (const href of [...(manifest.entryPreload ?? []), telemetryChunk()]) js.add(href)
   for (const [, name] of html.matchAll(/<div data-island="([\w-]+)"/g)) {
     for (const href of manifest.hydrate) js.add(href)
     for (const href of manifest.islands[name]?.js ?? []) js.add(href)
     for (const href of manifest.islands[name]?.css ?? []) css.add(href)
   }
   return { css: [...css], js: [...js] }
+}
+
+/** The telemetry reporter's chunk (client/telemetry/reporter.ts), which the manifest does not list. */
+function telemetryChunk() {
+  const name = readdirSync(path.join(ROOT, 'public/assets/chunks')).find((file) => /^reporter-[\w-]+\.js$/.test(file))
+  if (!name) throw new Error('the build wrote no telemetry reporter chunk (public/assets/chunks/reporter-*.js)')
+  return `/assets/chunks/${name}`
 }
 
 /** The manifest the build wrote (a TypeScript module holding one JSON object). */

@@ -11,6 +11,7 @@ import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { handleQueueBatch } from './queues'
+import { speculationRules } from './middleware/speculation-rules'
 import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
@@ -25,6 +26,8 @@ import { renderer } from './views/renderer'
 export const app = new Hono<AppEnv>()
 
 app.use('*', securityHeaders())
+// The rule set that prerenders the site's pages on intent, and its header on every HTML response.
+app.use('*', speculationRules({ pages: PAGE_PATHS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
 app.route('/', images)
 app.use('*', language())

@@ -1,6 +1,6 @@
 /**
- * The payload cache: KV entries `{ storedAt, hash, payload }`, one per backend payload, under the
- * freshness contract of docs/decisions/0004-content-freshness.md.
+ * The payload cache: KV entries `{ storedAt, changedAt, hash, schema, payload }`, one per backend
+ * payload, under the freshness contract of docs/decisions/0004-content-freshness.md.
  *
  * - One writer per key: the scheduled refresh (src/content/refresh.ts) rewrites entries before
  *   they reach `ttlSeconds`. Request handlers only read, except to fill a key that does not exist
@@ -12,6 +12,12 @@
  *   payloads they were rendered from (src/middleware/page-cache/), so a refresh that changed nothing
  *   invalidates nothing.
  *
+ * - Stored payloads are trusted: a payload is validated (and its HTML sanitized) once, when it is
+ *   loaded from the backend, and stored with the version of the schema that did it (`schema`). A
+ *   read of an entry of the current version uses the payload as stored; an entry of another version
+ *   (a deploy changed the schema) is validated again on its first read in each isolate, and that
+ *   result is kept until the scheduled refresh rewrites the entry at the current version.
+ *
  * Concurrent loads of one key in one isolate share one backend call. workerd forbids using one
  * request's I/O objects from another request, so only plain parsed data is shared, and every
  * waiter keeps its own deadline so a stuck call in one request cannot hang the others.
@@ -19,7 +25,7 @@
 import { ContentError } from './errors'
 
 /** `changedAt`: when the content last differed from the entry before (its first store, else a change). */
-export type CacheEntry<T> = { storedAt: number; changedAt: number; hash: string; payload: T }
+export type CacheEntry<T> = { storedAt: number; changedAt: number; hash: string; schema?: string; payload: T }
 /** What a page needs to know of a payload it was rendered from. */
 export type PayloadStamp = { hash: string; storedAt: number; changedAt?: number }
 /** What a refresh did: stored content that differs from the entry before it, or the same again. */
@@ -46,6 +52,12 @@ export type PayloadCacheOptions = {
   onRead?: (key: string, stamp: PayloadStamp) => void
   /** Told when a request-side load stored a payload that differs from the entry before it. */
   onChanged?: (key: string) => void
+  /**
+   * The version of the schemas that validated what `load` returns, stored in each entry: an entry of
+   * this version is used as stored, one of any other is validated again. Default: '' (every read
+   * validates, as when no version is known).
+   */
+  schemaVersion?: string
 }
 
 /** How long an entry stays in KV at all: the window in which a stale copy can still be served. */
@@ -69,9 +81,16 @@ export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: numbe
   return stamp
 }
 
-/** Forgets the stamps this isolate has seen, as a new isolate starts (tests). */
+/**
+ * Payloads of entries stored by another schema version, as this isolate validated them, by key: an
+ * older entry costs one validation per isolate, not one per render, until the refresh rewrites it.
+ */
+const revalidated = new Map<string, { hash: string; storedAt: number; schema: unknown; payload: unknown }>()
+
+/** Forgets the stamps and revalidated payloads this isolate has seen, as a new isolate starts (tests). */
 export function forgetKnownStamps() {
   knownStamps.clear()
+  revalidated.clear()
 }
 
 function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
@@ -81,13 +100,24 @@ function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
 export function createPayloadCache(options: PayloadCacheOptions) {
   const now = options.now ?? Date.now
   const ttlMs = options.ttlSeconds * 1000
+  const schemaVersion = options.schemaVersion ?? ''
 
-  async function readEntry<T>(key: string, validate: (stored: unknown) => T): Promise<CacheEntry<T> | null> {
+  /** The stored payload: as stored when this schema version wrote it, else validated (once per isolate). */
+  function trustedPayload<T>(key: string, entry: CacheEntry<unknown>, validate: (stored: unknown) => T): T {
+    if (schemaVersion && entry.schema === schemaVersion) return entry.payload as T
+    const known = revalidated.get(key)
+    if (known && known.hash === entry.hash && known.storedAt === entry.storedAt && known.schema === entry.schema) return known.payload as T
+    const payload = validate(entry.payload)
+    if (schemaVersion) revalidated.set(key, { hash: entry.hash, storedAt: entry.storedAt, schema: entry.schema, payload })
+    return payload
+  }
+
+  async function readEntry<T>(key: string, validate: (stored: unknown) => T, { skipPayload = false } = {}): Promise<CacheEntry<T> | null> {
     try {
       const entry = await options.kv.get<CacheEntry<unknown>>(key, 'json')
       if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
       const changedAt = typeof entry.changedAt === 'number' ? entry.changedAt : entry.storedAt
-      return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: validate(entry.payload) }
+      return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: skipPayload ? (undefined as T) : trustedPayload(key, entry, validate) }
     } catch (error) {
       options.onError?.(key, error)
       return null
@@ -101,7 +131,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     const hash = await hashOf(payload)
     const outcome: RefreshOutcome = previous?.hash === hash ? 'unchanged' : 'changed'
     const changedAt = outcome === 'unchanged' && typeof previous?.changedAt === 'number' ? previous.changedAt : now()
-    const entry: CacheEntry<T> = { storedAt: now(), changedAt, hash, payload }
+    const entry: CacheEntry<T> = { storedAt: now(), changedAt, hash, schema: schemaVersion, payload }
     await options.kv.put(key, JSON.stringify(entry), { expirationTtl: RETAIN_SECONDS })
     const stamp = { hash, storedAt: entry.storedAt, changedAt }
     rememberStamp(key, stamp, now())
@@ -130,8 +160,8 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     /**
      * The payload for `key`: from KV, or loaded now when KV has none. An entry aged past the TTL is
      * served as it is, and refreshed in the background only where `refreshesOnRequest` allows.
-     * `validate` re-checks a stored payload (written by an older release, say); one that fails it
-     * counts as a miss.
+     * `validate` re-checks a stored payload written by another schema version (an older release);
+     * one that fails it counts as a miss. An entry of the current version is not checked again.
      */
     async read<T>(key: string, load: () => Promise<T>, validate: (stored: unknown) => T): Promise<T> {
       const entry = await readEntry<T>(key, validate)
@@ -164,7 +194,8 @@ export function createPayloadCache(options: PayloadCacheOptions) {
 
     /** The hash and times of the entry under `key`, or null when there is none. */
     async stampOf(key: string): Promise<PayloadStamp | null> {
-      const entry = await readEntry(key, (payload) => payload)
+      // Only the stamp: the payload is neither validated nor remembered.
+      const entry = await readEntry(key, () => undefined, { skipPayload: true })
       return entry && { hash: entry.hash, storedAt: entry.storedAt, changedAt: entry.changedAt }
     },
   }

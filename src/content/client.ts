@@ -21,14 +21,16 @@ import {
   HomePageSchema,
   NavbarSchema,
   PageMetaSchema,
+  PAYLOAD_SCHEMA_VERSION,
 } from './schemas'
 
 /** Spec section 7: default time-out of every backend call. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_TTL_SECONDS = 300
 /**
- * Bump when the cached shape changes, so old entries are not read back. v2: addresses parsed and
- * HTML sanitized at load (issue 15); a v1 entry holds raw CMS values.
+ * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
+ * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
+ * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
  */
 const CACHE_VERSION = 'v2'
 
@@ -102,6 +104,7 @@ export function createContentClient(options: ContentClientOptions) {
     refreshesOnRequest: options.refreshesOnRequest,
     onRead: (key, stamp) => options.onRead?.(tagOfKey(key), { ...stamp, key }),
     onChanged: (key) => options.onChanged?.(tagOfKey(key)),
+    schemaVersion: PAYLOAD_SCHEMA_VERSION,
   })
   const tags = new Map<string, string>()
   const tagOfKey = (key: string) => tags.get(key) ?? key

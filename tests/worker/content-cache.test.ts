@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createPayloadCache } from '../../src/content/cache'
+import { createPayloadCache, forgetKnownStamps } from '../../src/content/cache'
 import { ContentError } from '../../src/content/errors'
 
 let keyCounter = 0
@@ -12,7 +12,7 @@ const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
  * A cache over the real KV binding with a hand-moved clock and collected background work.
  * `refreshesOnRequest`: as where no scheduled refresh runs (wrangler dev); false: as in production.
  */
-function setup(ttlSeconds = 60, refreshesOnRequest = true) {
+function setup(ttlSeconds = 60, refreshesOnRequest = true, schemaVersion?: string) {
   let clock = 1_000_000
   const background: Promise<unknown>[] = []
   const errors: unknown[] = []
@@ -26,6 +26,7 @@ function setup(ttlSeconds = 60, refreshesOnRequest = true) {
     onError: (_key, error) => errors.push(error),
     refreshesOnRequest: async () => refreshesOnRequest,
     onChanged: (key) => changed.push(key),
+    schemaVersion,
   })
   return {
     cache,
@@ -224,5 +225,75 @@ describe('payload cache', () => {
     const key = freshKey()
     await env.CONTENT_CACHE.put(key, 'not json at all')
     expect(await cache.read(key, async () => 'reloaded', same)).toBe('reloaded')
+  })
+})
+
+describe('stored payloads are trusted', () => {
+  /** A validation that counts its calls and marks what it returns, like the schemas' sanitizer. */
+  function countingValidation() {
+    let calls = 0
+    type Validated = { title?: string; validated?: boolean }
+    const validate = (stored: unknown): Validated => {
+      calls++
+      return { ...(stored as Validated), validated: true }
+    }
+    return { validate, calls: () => calls }
+  }
+
+  it('stores each payload with the schema version that validated it, and reads it back without validating it again', async () => {
+    const { cache, settle } = setup(60, true, 'schema-7')
+    const key = freshKey()
+    const validation = countingValidation()
+    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
+    await settle()
+    expect(await env.CONTENT_CACHE.get<{ schema: string }>(key, 'json')).toMatchObject({ schema: 'schema-7', payload: { title: 'A' } })
+    for (let render = 0; render < 5; render++) expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'B' }), validation.validate)).toEqual({ title: 'A' })
+    expect(validation.calls()).toBe(0)
+  })
+
+  it('validates an entry of another schema version on its first read in an isolate, and serves what validation made of it', async () => {
+    const { cache } = setup(60, true, 'schema-8')
+    const key = freshKey()
+    const validation = countingValidation()
+    for (const schema of [undefined, 'schema-7']) {
+      forgetKnownStamps()
+      await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: `h-${schema}`, schema, payload: { title: 'A' } }))
+      const before = validation.calls()
+      for (let render = 0; render < 3; render++) {
+        expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'loaded' }), validation.validate)).toEqual({ title: 'A', validated: true })
+      }
+      expect(validation.calls() - before).toBe(1)
+    }
+  })
+
+  it('validates an entry again when the refresh replaced it while the isolate kept an older validation', async () => {
+    const { cache } = setup(60, true, 'schema-8')
+    const key = freshKey()
+    const validation = countingValidation()
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: 'first', schema: 'schema-7', payload: { title: 'A' } }))
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'A', validated: true })
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_500, hash: 'second', schema: 'schema-7', payload: { title: 'B' } }))
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'B', validated: true })
+    expect(validation.calls()).toBe(2)
+  })
+
+  it('validates every read when no schema version is given', async () => {
+    const { cache, settle } = setup()
+    const key = freshKey()
+    const validation = countingValidation()
+    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
+    await settle()
+    await cache.read(key, async () => ({}), validation.validate)
+    await cache.read(key, async () => ({}), validation.validate)
+    expect(validation.calls()).toBe(2)
+  })
+
+  it("reading an entry's stamp leaves its payload unvalidated for the next read", async () => {
+    const { cache } = setup(60, true, 'schema-8')
+    const key = freshKey()
+    const validation = countingValidation()
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: 'h', schema: 'schema-7', payload: { title: 'A' } }))
+    expect(await cache.stampOf(key)).toMatchObject({ hash: 'h' })
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'A', validated: true })
   })
 })

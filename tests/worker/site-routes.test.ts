@@ -186,6 +186,26 @@ describe('payload cache through the site', () => {
     expect(fresh).toContain('About us')
   })
 
+  it('sanitizes again a payload stored by another schema version before rendering it, and keeps its content', async () => {
+    backend = fakeBackend()
+    await fetchPage('/en/about', backend.env(noPageCache))
+    const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
+    const current = await env.CONTENT_CACHE.get<{ storedAt: number; hash: string; payload: Record<string, unknown> }>(key, 'json')
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({
+        ...current,
+        hash: 'stored-by-an-older-release',
+        schema: 'payload-schema-0',
+        payload: { ...current!.payload, description: '<p>Older <strong>release</strong><script>alert(1)</script><img src=x onerror=alert(1)></p>' },
+      }),
+    )
+    const html = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
+    expect(html).toContain('Older <strong>release</strong>')
+    expect(html).not.toContain('alert(1)')
+    expect(backend.callsTo('get-about-page')).toHaveLength(1)
+  })
+
   it('serves the stale copy when the backend fails, times out or answers garbage', async () => {
     backend = fakeBackend()
     await fetchPage('/en/enterprises', backend.env(noPageCache))

@@ -1,0 +1,109 @@
+/**
+ * The back/forward cache keeps every page (issue 20): from each of the 12 pages, hydrated, the
+ * visitor goes to another page and back, then forward again, and both pages come back from the
+ * cache (`pageshow` with `persisted` true), not loaded again. Nothing on a page may block it: no
+ * `unload` handler, no `Cache-Control: no-store` on a page, no connection left open. The contact
+ * page is checked after a sent message too: sent by the island (fetch), and sent by the plain
+ * form, whose POST answers 303 (`no-store`) to `?sent=1`, a page like any other.
+ *
+ * Playwright launches Chromium with --disable-back-forward-cache; this spec drops that flag. The
+ * Chromium must have the cache at all: the @sparticuz/chromium build disables it for its embedder
+ * (`BackForwardCacheDisabledForDelegate`), Debian's `chromium` has it (scripts/chromium-path.mjs
+ * prefers it; .ci/run installs it), and the first test says which when it is missing.
+ */
+import type { CDPSession, Page } from '@playwright/test'
+import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
+import { PAGE_ADDRESSES } from '../support/page-addresses'
+import { expect, gotoAndHydrate, test } from './fixtures'
+
+test.use({ launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } })
+
+/** Every `pageshow` of the page's documents, in `window.__pageshows`: `persisted` of each. */
+async function recordPageShows(page: Page): Promise<CDPSession> {
+  await page.addInitScript(() => {
+    const shows: boolean[] = []
+    Object.assign(window, { __pageshows: shows })
+    addEventListener('pageshow', (event) => shows.push(event.persisted))
+  })
+  // Chromium says why a page was not restored; the failure message repeats it.
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Page.enable')
+  return cdp
+}
+
+/** Why Chromium did not keep the pages it was asked to restore, as it reports them. */
+function collectNotRestoredReasons(cdp: CDPSession): string[] {
+  const reasons: string[] = []
+  cdp.on('Page.backForwardCacheNotUsed', (event) => {
+    reasons.push(...event.notRestoredExplanations.map((explanation) => `${explanation.reason} (${explanation.type})`))
+  })
+  return reasons
+}
+
+/** Goes back (or forward) and requires the page to come from the back/forward cache. */
+async function traverseExpectingRestore(page: Page, direction: 'back' | 'forward', address: string, reasons: string[]): Promise<void> {
+  // A restored page fires no load event: wait for the commit, then for its second pageshow (the
+  // first was its own load). A page loaded again has one only, and fails after the wait.
+  if (direction === 'back') await page.goBack({ waitUntil: 'commit' })
+  else await page.goForward({ waitUntil: 'commit' })
+  await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe(address)
+  const restored = await page
+    .waitForFunction(() => (window as unknown as { __pageshows: boolean[] }).__pageshows.length >= 2, null, { timeout: 5000 })
+    .then(() => true, () => false)
+  const persisted = restored && (await page.evaluate(() => (window as unknown as { __pageshows: boolean[] }).__pageshows.at(-1)))
+  expect(persisted, `${direction} to ${address}: not restored from the back/forward cache: ${reasons.join(', ') || 'no reason given'}`).toBe(true)
+}
+
+/** The page a visitor goes on to from `address`: the next in the list. */
+function nextOf(address: string): string {
+  return PAGE_ADDRESSES[(PAGE_ADDRESSES.indexOf(address) + 1) % PAGE_ADDRESSES.length]!
+}
+
+for (const address of PAGE_ADDRESSES) {
+  test(`${address} and the page after it come back from the back/forward cache`, async ({ page }) => {
+    const reasons = collectNotRestoredReasons(await recordPageShows(page))
+    const next = nextOf(address)
+    await gotoAndHydrate(page, address)
+    await gotoAndHydrate(page, next)
+    await traverseExpectingRestore(page, 'back', address, reasons)
+    await traverseExpectingRestore(page, 'forward', next, reasons)
+  })
+}
+
+test.describe('the contact page after a sent message', () => {
+  test.beforeEach(async ({ page }) => {
+    // Its own client address: the rate limit (5 a minute) counts this test apart.
+    await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `e2e-bfcache-${process.pid}-${Date.now()}` })
+  })
+
+  async function fillForm(page: Page): Promise<void> {
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Anna Petrova')
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('anna@example.com')
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill(`Back/forward cache check ${Date.now()}`)
+  }
+
+  test('sent by the island, comes back from the back/forward cache', async ({ page }) => {
+    const reasons = collectNotRestoredReasons(await recordPageShows(page))
+    await gotoAndHydrate(page, '/en/contact-us')
+    await fillForm(page)
+    const answer = page.waitForResponse('**/api/contact')
+    await page.getByRole('button', { name: 'Send Message' }).click()
+    expect((await answer).status()).toBe(200)
+    await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('')
+    await gotoAndHydrate(page, '/en')
+    await traverseExpectingRestore(page, 'back', '/en/contact-us', reasons)
+  })
+
+  test('sent by the plain form (303 to ?sent=1), comes back from the back/forward cache', async ({ page }) => {
+    const reasons = collectNotRestoredReasons(await recordPageShows(page))
+    await gotoAndHydrate(page, '/en/contact-us')
+    await fillForm(page)
+    // The form's own submission, as without JavaScript: submit() skips the island's handler.
+    const redirect = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/en/contact-us'))
+    await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.querySelector('form')))
+    expect((await redirect).status()).toBe(303)
+    await page.waitForURL('**/en/contact-us?sent=1', { waitUntil: 'load' })
+    await gotoAndHydrate(page, '/en/about')
+    await traverseExpectingRestore(page, 'back', '/en/contact-us?sent=1', reasons)
+  })
+})

@@ -1,0 +1,136 @@
+/**
+ * Prerendered pages (issue 20): the site's speculation rules prerender a page when the visitor
+ * hovers its link, and the page behaves like a visited one only once it is shown.
+ *
+ * Playwright's connection to Chromium blocks prerendering, so these tests drive the same Chromium
+ * (E2E_CHROMIUM) with puppeteer-core, which does not, and reach the site through a loopback proxy
+ * that records every request with its `Sec-Purpose` (a prerender's requests say
+ * `prefetch;prerender`) and the beacons' bodies. The contact page is the one prerendered: its
+ * form island's chunk is one the home page never loads, so it cannot come from the memory cache.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
+import { expect, test } from './fixtures'
+
+type Seen = { method: string; path: string; purpose: string; body: string }
+
+/** A proxy to the site that records what passes; `seen` lists the requests. */
+async function startRecordingProxy(target: string): Promise<{ origin: string; seen: Seen[]; close: () => Promise<void> }> {
+  const seen: Seen[] = []
+  const upstream = new URL(target)
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = Buffer.concat(chunks)
+      seen.push({ method: request.method ?? '', path: request.url ?? '', purpose: String(request.headers['sec-purpose'] ?? ''), body: body.toString('utf8') })
+      const forwarded = http.request(
+        { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host } },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(response)
+        },
+      )
+      forwarded.on('error', () => response.destroy())
+      forwarded.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+async function launch(): Promise<Browser> {
+  return puppeteer.launch({ executablePath: process.env.E2E_CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+async function openHome(browser: Browser, origin: string): Promise<Page> {
+  const [page] = await browser.pages()
+  await page!.setViewport({ width: 1280, height: 800 })
+  await page!.goto(`${origin}/en`, { waitUntil: 'load' })
+  await page!.waitForSelector('html[data-client-loaded="true"]')
+  return page!
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const CONTACT_LINK = 'nav a[href="/en/contact-us"]'
+const isPrerender = (request: Seen) => request.purpose.includes('prerender')
+
+test.describe('prerendered pages', () => {
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>
+  let browser: Browser
+
+  test.beforeEach(async ({ baseURL }) => {
+    proxy = await startRecordingProxy(baseURL!)
+    browser = await launch()
+  })
+  test.afterEach(async () => {
+    await browser?.close()
+    await proxy?.close()
+  })
+
+  test('a page prerendered on hover shows at once on click, and only then hydrates and reports vitals relative to its activation', async () => {
+    const page = await openHome(browser, proxy.origin)
+    await page.hover(CONTACT_LINK)
+    await expect.poll(() => proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')).toBe(true)
+    await sleep(1500)
+    await page.click(CONTACT_LINK)
+    await page.waitForFunction(() => location.pathname === '/en/contact-us')
+    await page.waitForSelector('html[data-client-loaded="true"]')
+
+    const shown = await page.evaluate(async () => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { activationStart: number }
+      const chunks = performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/(.+\/)?(hydrate|back-to-top|contact-form|language-dropdown|navbar-menu|reporter)-[\w-]+\.(js|css)$/.test(entry.name))
+        .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime }))
+      const lcp = await new Promise<number>((resolve) =>
+        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({ type: 'largest-contentful-paint', buffered: true }),
+      )
+      return { activationStart: navigation.activationStart, chunks, lcp, hydrated: document.querySelectorAll('[data-hydrated="true"]').length }
+    })
+    // Prerendered: the document was loaded before the click, and activated by it.
+    expect(shown.activationStart).toBeGreaterThan(0)
+    expect(proxy.seen.filter((request) => request.path === '/en/contact-us' && !isPrerender(request))).toEqual([])
+    // Every island's chunk and stylesheet, the hydration runtime and the telemetry reporter were requested after activation.
+    expect(shown.chunks.map((chunk) => chunk.name)).toEqual(expect.arrayContaining([expect.stringMatching(/contact-form/), expect.stringMatching(/reporter/)]))
+    for (const chunk of shown.chunks) expect(chunk.startTime, chunk.name).toBeGreaterThanOrEqual(shown.activationStart)
+    expect(shown.hydrated).toBeGreaterThan(0)
+
+    // Leaving the page sends its vitals: LCP measured from activation, not from the prerender's start.
+    await page.goto(`${proxy.origin}/en/about`, { waitUntil: 'load' })
+    await expect.poll(() => proxy.seen.some((request) => request.path === '/api/vitals')).toBe(true)
+    const beacons = proxy.seen.filter((request) => request.path === '/api/vitals').map((request) => JSON.parse(request.body) as { page: string; metrics: { name: string; value: number; navigationType: string }[] })
+    const lcp = beacons.filter((beacon) => beacon.page === '/en/contact-us').flatMap((beacon) => beacon.metrics).find((metric) => metric.name === 'LCP')
+    expect(lcp).toMatchObject({ navigationType: 'prerender' })
+    expect(lcp!.value).toBeCloseTo(Math.max(0, shown.lcp - shown.activationStart), 0)
+    expect(lcp!.value).toBeLessThan(shown.lcp)
+  })
+
+  test('a prerender the visitor never opens loads no island and sends nothing', async () => {
+    const page = await openHome(browser, proxy.origin)
+    const fromHome = proxy.seen.length
+    await page.hover(CONTACT_LINK)
+    await expect.poll(() => proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')).toBe(true)
+    // Longer than a shown page waits for its islands (2 s after load) and its reporter (5 s).
+    await sleep(7000)
+    await page.mouse.move(0, 700)
+    await page.goto(`${proxy.origin}/en/about`, { waitUntil: 'load' })
+    await sleep(1000)
+    const prerendered = proxy.seen.slice(fromHome).filter(isPrerender)
+    expect(prerendered.map((request) => request.path)).toContain('/en/contact-us')
+    expect(prerendered.filter((request) => /contact-form|hydrate|reporter/.test(request.path) || request.path.startsWith('/api/'))).toEqual([])
+    const beacons = proxy.seen.filter((request) => request.path.startsWith('/api/'))
+    expect(beacons.map((beacon) => JSON.parse(beacon.body).page as string)).not.toContain('/en/contact-us')
+  })
+})
