@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
-/** A stage that runs longer than this is stopped and failed (TEST_STAGE_TIMEOUT_MINUTES, default 20). */
-const STAGE_TIMEOUT_MS = (Number(process.env.TEST_STAGE_TIMEOUT_MINUTES) || 20) * 60_000
+/** A stage that runs longer than this is stopped and failed (TEST_STAGE_TIMEOUT_MINUTES, default 30: a guard against a hung stage, far beyond a slow one). */
+const STAGE_TIMEOUT_MS = (Number(process.env.TEST_STAGE_TIMEOUT_MINUTES) || 30) * 60_000
 /** Lines of a failed stage's log shown in the terminal. */
 const FAILURE_LINES = 80
 /**
@@ -84,8 +84,8 @@ const running = new Set()
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {
     stopping = true
-    for (const child of running) killGroup(child, 'SIGTERM')
-    setTimeout(() => process.exit(130), 3_000).unref()
+    for (const child of running) killGroup(child, 'SIGINT')
+    setTimeout(() => process.exit(130), 15_000).unref()
   })
 }
 
@@ -123,12 +123,13 @@ async function runStage(stage) {
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
-  // SIGTERM first: Playwright and scripts/local-site.mjs then stop the servers they started in
-  // process groups of their own, which a SIGKILL of the stage's group would leave running.
+  // SIGINT first, as Ctrl-C would: Playwright and scripts/local-site.mjs then stop the servers
+  // they started in process groups of their own, which a SIGKILL of the stage's group (or a
+  // SIGTERM, on which Playwright exits at once) would leave running.
   const timer = setTimeout(() => {
     out.write(`\nnpm test: stopped after ${STAGE_TIMEOUT_MS / 60_000} minutes\n`)
-    killGroup(child, 'SIGTERM')
-    setTimeout(() => killGroup(child, 'SIGKILL'), 10_000).unref()
+    killGroup(child, 'SIGINT')
+    setTimeout(() => killGroup(child, 'SIGKILL'), 15_000).unref()
   }, STAGE_TIMEOUT_MS)
   const code = await new Promise((resolve) => child.once('close', (status) => resolve(status ?? 1)))
   clearTimeout(timer)
