@@ -4,10 +4,11 @@
  * `npm test`: every stage of the tests, each one npm script, in two lanes side by side (the machine
  * has two cores), each lane's stages one after another. A stage's whole output (and the logs of the
  * servers it starts) goes to a file in a temporary folder; the terminal gets one line when a stage
- * starts, its summary when it ends, and, only when it fails, the end of its log and where the rest is.
+ * starts, its summary when it ends, and, only when it fails, its failure report and where the rest is.
  *
  *   npm test                      every stage
  *   npm test -- soak smoke        only the stages named (by name or npm script)
+ *   TEST_LANES=1 npm test         every stage one after another
  *
  * A stage is `{ name, script, summary }`: add one to a lane below. `summary` picks the lines of the
  * stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
@@ -48,7 +49,10 @@ const LANES = [
 ]
 
 const wanted = process.argv.slice(2)
-const lanes = LANES.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
+// TEST_LANES=1: every stage one after another, as before the lanes (a machine with one core, or
+// one busy enough that the stages' time-outs suffer from running side by side).
+const chosenLanes = process.env.TEST_LANES === '1' ? [LANES.flat()] : LANES
+const lanes = chosenLanes.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
 const unknown = wanted.filter((name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name))
 if (unknown.length) {
   console.error(`npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat().map((stage) => stage.name).join(', ')}`)
