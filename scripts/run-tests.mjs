@@ -4,10 +4,11 @@
  * `npm test`: every stage of the tests, each one npm script, in two lanes side by side (the machine
  * has two cores), each lane's stages one after another. A stage's whole output (and the logs of the
  * servers it starts) goes to a file in a temporary folder; the terminal gets one line when a stage
- * starts, its summary when it ends, and, only when it fails, the end of its log and where the rest is.
+ * starts, its summary when it ends, and, only when it fails, its failure report and where the rest is.
  *
  *   npm test                      every stage
  *   npm test -- soak smoke        only the stages named (by name or npm script)
+ *   TEST_LANES=1 npm test         every stage one after another
  *
  * A stage is `{ name, script, summary }`: add one to a lane below. `summary` picks the lines of the
  * stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
@@ -20,8 +21,8 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
-/** A stage that runs longer than this is stopped and failed (TEST_STAGE_TIMEOUT_MINUTES, default 20). */
-const STAGE_TIMEOUT_MS = (Number(process.env.TEST_STAGE_TIMEOUT_MINUTES) || 20) * 60_000
+/** A stage that runs longer than this is stopped and failed (TEST_STAGE_TIMEOUT_MINUTES, default 30: a guard against a hung stage, far beyond a slow one). */
+const STAGE_TIMEOUT_MS = (Number(process.env.TEST_STAGE_TIMEOUT_MINUTES) || 30) * 60_000
 /** Lines of a failed stage's log shown in the terminal. */
 const FAILURE_LINES = 80
 /**
@@ -48,7 +49,10 @@ const LANES = [
 ]
 
 const wanted = process.argv.slice(2)
-const lanes = LANES.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
+// TEST_LANES=1: every stage one after another, as before the lanes (a machine with one core, or
+// one busy enough that the stages' time-outs suffer from running side by side).
+const chosenLanes = process.env.TEST_LANES === '1' ? [LANES.flat()] : LANES
+const lanes = chosenLanes.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
 const unknown = wanted.filter((name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name))
 if (unknown.length) {
   console.error(`npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat().map((stage) => stage.name).join(', ')}`)
@@ -84,8 +88,8 @@ const running = new Set()
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {
     stopping = true
-    for (const child of running) killGroup(child, 'SIGTERM')
-    setTimeout(() => process.exit(130), 3_000).unref()
+    for (const child of running) killGroup(child, 'SIGINT')
+    setTimeout(() => process.exit(130), 15_000).unref()
   })
 }
 
@@ -123,12 +127,13 @@ async function runStage(stage) {
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
-  // SIGTERM first: Playwright and scripts/local-site.mjs then stop the servers they started in
-  // process groups of their own, which a SIGKILL of the stage's group would leave running.
+  // SIGINT first, as Ctrl-C would: Playwright and scripts/local-site.mjs then stop the servers
+  // they started in process groups of their own, which a SIGKILL of the stage's group (or a
+  // SIGTERM, on which Playwright exits at once) would leave running.
   const timer = setTimeout(() => {
     out.write(`\nnpm test: stopped after ${STAGE_TIMEOUT_MS / 60_000} minutes\n`)
-    killGroup(child, 'SIGTERM')
-    setTimeout(() => killGroup(child, 'SIGKILL'), 10_000).unref()
+    killGroup(child, 'SIGINT')
+    setTimeout(() => killGroup(child, 'SIGKILL'), 15_000).unref()
   }, STAGE_TIMEOUT_MS)
   const code = await new Promise((resolve) => child.once('close', (status) => resolve(status ?? 1)))
   clearTimeout(timer)

@@ -4,6 +4,8 @@
  * stand-in for wrangler (fixtures/fake-wrangler.mjs): which versions it deploys, at what shares.
  */
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -14,7 +16,7 @@ const VERSIONS = JSON.stringify([
   { id: 'v2-id', annotations: { 'workers/tag': 'v1.1.0' } },
 ])
 
-function rollout(args: string[], serving?: { version_id: string; percentage: number }[]) {
+function rollout(args: string[], serving?: { version_id: string; percentage: number }[], githubOutput = '') {
   const result = spawnSync(process.execPath, ['scripts/rollout.mjs', '--env', 'production', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -23,6 +25,8 @@ function rollout(args: string[], serving?: { version_id: string; percentage: num
       ROLLOUT_WRANGLER: path.join(ROOT, 'tests/tooling/fixtures/fake-wrangler.mjs'),
       FAKE_VERSIONS: VERSIONS,
       FAKE_SERVING: serving ? JSON.stringify(serving) : '',
+      // A CI job's own output file is not the tests' to write.
+      GITHUB_OUTPUT: githubOutput,
     },
   })
   const deployed = result.stdout.split('\n').find((line) => line.startsWith('DEPLOYED '))
@@ -47,6 +51,15 @@ describe('scripts/rollout.mjs', () => {
       .toBe('DEPLOYED versions deploy v2-id@100% --yes --message v1.1.0 at 100% --env=production')
     expect(rollout(['--tag', 'v1.1.0', '--percentage', '10']).deployed)
       .toBe('DEPLOYED versions deploy v2-id@100% --yes --message v1.1.0 at 100% --env=production')
+  })
+
+  it("hands the version's id to the workflow's next step (the smoke pinned to it) through GITHUB_OUTPUT", () => {
+    const output = path.join(mkdtempSync(path.join(os.tmpdir(), 'rollout-')), 'output')
+    writeFileSync(output, 'earlier=1\n')
+    const { status } = rollout(['--tag', 'v1.1.0', '--percentage', '10'], [{ version_id: 'v1-id', percentage: 100 }], output)
+    expect(status).toBe(0)
+    expect(readFileSync(output, 'utf8')).toBe('earlier=1\nversion_id=v2-id\n')
+    rmSync(path.dirname(output), { recursive: true, force: true })
   })
 
   it('refuses a tag with no uploaded version, and deploys nothing', () => {
