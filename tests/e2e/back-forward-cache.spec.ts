@@ -16,6 +16,10 @@ import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 
+// Two page loads with hydration and two traversals each: a first visit of the run, on a busy
+// machine, renders the pages and transforms their images first.
+test.describe.configure({ timeout: 90_000 })
+
 test.use({ launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } })
 
 /** Every `pageshow` of the page's documents, in `window.__pageshows`: `persisted` of each. */

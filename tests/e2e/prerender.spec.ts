@@ -67,6 +67,8 @@ const CONTACT_LINK = 'nav a[href="/en/contact-us"]'
 const isPrerender = (request: Seen) => request.purpose.includes('prerender')
 
 test.describe('prerendered pages', () => {
+  // Several page loads and waits longer than a page's idle time-outs (up to 8 s) each.
+  test.describe.configure({ timeout: 90_000 })
   let proxy: Awaited<ReturnType<typeof startRecordingProxy>>
   let browser: Browser
 
