@@ -7,6 +7,12 @@
 /** Largest original the route downloads: Content-Length and bytes counted while streaming. */
 export const MAX_ORIGINAL_BYTES = 25 * 1024 * 1024
 
+/**
+ * Bytes read from an original before its pixel size must be known (a JPEG's EXIF, XMP and ICC
+ * segments come before its frame header; a camera's are well under this).
+ */
+export const MAX_HEADER_BYTES = 512 * 1024
+
 /** Largest image area, in pixels, the route transforms (a 4000×3000 photo is 12 MP). */
 export const MAX_PIXELS = 100_000_000
 
@@ -19,8 +25,17 @@ export const MAX_REDIRECTS = 3
 /** Time-out of an original's download when API_TIMEOUT_MS is not set. */
 export const DEFAULT_ORIGIN_TIMEOUT_MS = 10_000
 
-/** Time the Images binding has for a header read or a transform when IMAGE_TRANSFORM_TIMEOUT_MS is not set. */
+/**
+ * A miss's whole budget (download and transform, finishing in the background once the visitor
+ * has stopped waiting) when IMAGE_TRANSFORM_TIMEOUT_MS is not set. The visitor waits half of it.
+ */
 export const DEFAULT_TRANSFORM_TIMEOUT_MS = 20_000
+
+/**
+ * Transforms one isolate runs at once (route and placeholders together); more wait for a slot.
+ * Each holds a few stream chunks in the isolate while the Images binding reads the original.
+ */
+export const MAX_TRANSFORMS_AT_ONCE = 3
 
 /** Quality of lossy outputs (AVIF, WebP, JPEG): visually lossless for photos at these sizes. */
 export const OUTPUT_QUALITY = 75
