@@ -3,9 +3,11 @@
  * `X-Image-Reason` and in the plain-text body's sentence. Never the binding's or the origin's own
  * text (stack frames, paths): that goes to the logs and Sentry only.
  */
+import { IMAGE_WIDTHS } from './image-url'
+
 export const IMAGE_REASONS = {
   'missing-src': 'No image source was given.',
-  'width-not-served': 'This width is not served.',
+  'width-not-served': `This width is not served; use one of ${IMAGE_WIDTHS.join(', ')}.`,
   'fallback-not-served': 'This fallback is not a bundled slot image.',
   'not-canonical': 'This is not an image address the site writes.',
   'not-signed': 'This image address was not made by the site.',
@@ -23,6 +25,6 @@ export const IMAGE_REASONS = {
   'transform-failed': 'The image could not be resized.',
   'still-transforming': 'The image is still being prepared; try again shortly.',
   'busy': 'Too many images are being prepared; try again shortly.',
-} as const
+} as const satisfies Record<string, string>
 
 export type ImageReason = keyof typeof IMAGE_REASONS

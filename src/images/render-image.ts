@@ -76,13 +76,24 @@ export async function renderImage(request: RenderRequest, context: RenderContext
     const done = await pollCache(key, visitorWaitEnds)
     return done ? withHeaders(done, { 'X-Image-Cache': 'hit' }) : notYet(request, context, 'still-transforming')
   }
-  if (!(await withinRateLimit(env, request.client))) {
-    return refusal(429, 'rate-limited', { 'Retry-After': '60', 'Cache-Control': NOT_STORED })
+  // Claimed before the first await, so a concurrent request for the same rendition waits for this one.
+  inProgress.add(key.url)
+  let claimed = true
+  try {
+    if (!(await withinRateLimit(env, request.client))) {
+      return refusal(429, 'rate-limited', { 'Retry-After': '60', 'Cache-Control': NOT_STORED })
+    }
+    if (!env.IMAGES) return await servedUntransformed(check.source, request, context)
+    const miss = makeRendition(check.source, key, request, context, visitorWaitEnds, deadline)
+    claimed = false // makeRendition releases it when the work ends
+    return await missAnswer(await beforeTime(miss, visitorWaitEnds), request, context, visitorWaitEnds)
+  } finally {
+    if (claimed) inProgress.delete(key.url)
   }
-  if (!env.IMAGES) return servedUntransformed(check.source, request, context)
+}
 
-  const miss = makeRendition(check.source, key, request, context, visitorWaitEnds, deadline)
-  const result = await beforeTime(miss, visitorWaitEnds)
+/** What the visitor gets once the miss ended or the wait did (`undefined`). */
+function missAnswer(result: MissResult | undefined, request: RenderRequest, context: RenderContext, visitorWaitEnds: number): Response | Promise<Response> {
   if (!result) return notYet(request, context, 'still-transforming')
   if (result.ok) return imageAnswer(result.rendition.bytes, result.rendition.format, RENDITION_CACHE_CONTROL, { 'X-Image-Cache': 'miss' })
   if (result.reason === 'busy') return notYet(request, context, 'busy')
