@@ -33,9 +33,17 @@ export const DEFAULT_TRANSFORM_TIMEOUT_MS = 20_000
 
 /**
  * Transforms one isolate runs at once (route and placeholders together); more wait for a slot.
- * Each holds a few stream chunks in the isolate while the Images binding reads the original.
  */
-export const MAX_TRANSFORMS_AT_ONCE = 3
+export const MAX_TRANSFORMS_AT_ONCE = 4
+
+/**
+ * Bytes of originals one isolate transforms at once: the Images binding reads its whole input
+ * before it sends it on (about 3.4 times the original's size in workerd's memory, measured by
+ * `npm run bench`), so it is the originals' sizes, not their count, that fill an isolate's 128 MB.
+ * A 24 MB original runs alone; ten 3 MB camera photos run together. An original of unknown size
+ * (no Content-Length, or a compressed transfer) counts as MAX_ORIGINAL_BYTES.
+ */
+export const MAX_TRANSFORM_BYTES_AT_ONCE = 30 * 1024 * 1024
 
 /** Quality of lossy outputs (AVIF, WebP, JPEG): visually lossless for photos at these sizes. */
 export const OUTPUT_QUALITY = 75

@@ -22,6 +22,8 @@ import { isAllowedUrl, type AllowedSource } from './source-policy'
 export type OpenOriginal = {
   format: RasterFormat
   size: Dimensions
+  /** Its size in bytes as declared (Content-Length of an uncompressed answer), else MAX_ORIGINAL_BYTES: what it may cost to transform. */
+  bytes: number
   /** The whole file: the bytes already read, then the rest as it arrives; errors past MAX_ORIGINAL_BYTES. */
   body: ReadableStream<Uint8Array>
   /** Whether the body was cut off at MAX_ORIGINAL_BYTES (a transform that failed then failed for that). */
@@ -118,7 +120,8 @@ async function readHeader(response: Response, signal: AbortSignal, bodySignal: A
         if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
           return giveUp(failed('refused', 'too-many-pixels', `original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`))
         }
-        return { ok: true, original: streamingOriginal(format, read.size, head, headBytes.length, done, reader, bodySignal) }
+        const bytes = declared > 0 && !response.headers.get('Content-Encoding') ? declared : done ? headBytes.length : MAX_ORIGINAL_BYTES
+        return { ok: true, original: streamingOriginal(format, read.size, bytes, head, headBytes.length, done, reader, bodySignal) }
       }
     } else if (headBytes.length >= 1024 || (done && headBytes.length > 0)) {
       return giveUp(failed('refused', 'not-an-image', 'origin answered bytes that are not an image'))
@@ -139,6 +142,7 @@ async function readHeader(response: Response, signal: AbortSignal, bodySignal: A
 function streamingOriginal(
   format: RasterFormat,
   size: Dimensions,
+  bytes: number,
   head: Uint8Array[],
   headLength: number,
   headIsAll: boolean,
@@ -175,7 +179,7 @@ function streamingOriginal(
     },
     { highWaterMark: 0 },
   )
-  return { format, size, body, overLimit: () => overLimit }
+  return { format, size, bytes, body, overLimit: () => overLimit }
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

@@ -33,10 +33,10 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   if (!checked.ok) throw new Error(checked.reason)
   const deadline = Date.now() + transformTimeoutMs(env)
   const remaining = () => Math.max(1, deadline - Date.now())
-  const made = await withTransformSlot(deadline, async () => {
-    const loaded = await openOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: AbortSignal.timeout(remaining()) })
-    if (!loaded.ok) throw new Error(`${IMAGE_REASONS[loaded.reason]} (${loaded.detail})`)
-    const { body, size } = loaded.original
+  const loaded = await openOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: AbortSignal.timeout(remaining()) })
+  if (!loaded.ok) throw new Error(`${IMAGE_REASONS[loaded.reason]} (${loaded.detail})`)
+  const { body, size, bytes } = loaded.original
+  const made = await withTransformSlot(deadline, bytes, async () => {
     try {
       return { bytes: await resizeImage(env.IMAGES, body, width, format, remaining()), original: size }
     } catch (error) {
@@ -44,6 +44,9 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
       throw error
     }
   })
-  if (!made) throw new Error('no transform slot freed up in time')
+  if (!made) {
+    await body.cancel().catch(() => undefined)
+    throw new Error('no transform slot freed up in time')
+  }
   return made.value
 }

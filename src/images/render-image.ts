@@ -108,8 +108,9 @@ function missAnswer(result: MissResult | undefined, request: RenderRequest, cont
 
 /**
  * Download, transform and store one rendition, within `deadline`, registered with waitUntil so
- * that it completes (and is cached) even when the visitor stopped waiting. Waits for a transform
- * slot only while the visitor waits: work that could not start then is not started at all.
+ * that it completes (and is cached) even when the visitor stopped waiting. The original is opened
+ * (its header read) first; its transform then waits for a slot (./transform.ts) only while the
+ * visitor waits: work that could not start then is not started at all.
  */
 function makeRendition(source: AllowedSource, key: Request, request: RenderRequest, context: RenderContext, slotDeadline: number, deadline: number): Promise<MissResult> {
   const { env } = context
@@ -125,23 +126,25 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
     }
     const { original } = loaded
     const format = negotiateFormat(request.accept, original.format)
-    try {
-      const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
-      await storeRendition(key, bytes.slice(), imageHeaders(format, RENDITION_CACHE_CONTROL))
-      return { ok: true, rendition: { bytes, format } }
-    } catch (error) {
-      await original.body.cancel().catch(() => undefined)
-      if (original.overLimit()) {
-        console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
-        return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
+    const transformed = await withTransformSlot(slotDeadline, original.bytes, async (): Promise<MissResult> => {
+      try {
+        const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
+        await storeRendition(key, bytes.slice(), imageHeaders(format, RENDITION_CACHE_CONTROL))
+        return { ok: true, rendition: { bytes, format } }
+      } catch (error) {
+        await original.body.cancel().catch(() => undefined)
+        if (original.overLimit()) {
+          console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
+          return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
+        }
+        context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
+        return { ok: false, reason: 'transform-failed' }
       }
-      context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
-      return { ok: false, reason: 'transform-failed' }
-    }
+    })
+    if (!transformed) await original.body.cancel().catch(() => undefined)
+    return transformed?.value ?? { ok: false, reason: 'busy' }
   }
-  const miss = withTransformSlot(slotDeadline, work)
-    .then((slot): MissResult => slot?.value ?? { ok: false, reason: 'busy' })
-    .finally(() => inProgress.delete(key.url))
+  const miss = work().finally(() => inProgress.delete(key.url))
   context.waitUntil(miss)
   return miss
 }

@@ -2,12 +2,13 @@
  * Resizing and re-encoding through the Images binding (docs/decisions/0003-image-pipeline.md). The
  * original streams in (./load-original.ts read its header and checked the pixel limits), the resize
  * is `scale-down`, never an enlargement, and each call has a time-out, so a binding that never
- * answers never holds a request. An isolate runs at most MAX_TRANSFORMS_AT_ONCE transforms; the
- * others wait for a slot within their own time.
+ * answers never holds a request. An isolate runs at most MAX_TRANSFORMS_AT_ONCE transforms, of
+ * originals of at most MAX_TRANSFORM_BYTES_AT_ONCE together; the others wait for a slot within their
+ * own time.
  */
 import type { RasterFormat } from './image-format'
 import type { Bindings } from '../env'
-import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_TRANSFORMS_AT_ONCE, OUTPUT_QUALITY } from './limits'
+import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE, OUTPUT_QUALITY } from './limits'
 
 /** A miss's whole budget: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
 export function transformTimeoutMs(env: Pick<Bindings, 'IMAGE_TRANSFORM_TIMEOUT_MS'>): number {
@@ -40,28 +41,29 @@ export async function resizeImage(images: ImagesBinding | undefined, original: R
 
 // Plain data only: workerd forbids one request resolving another's promise, so waiters poll.
 let running = 0
+let runningBytes = 0
 const SLOT_POLL_MS = 25
 
 /**
- * Runs `work` once fewer than MAX_TRANSFORMS_AT_ONCE transforms run in this isolate; null, and
- * `work` never started, when no slot frees up before `deadline` (a Date.now() value).
+ * Runs `work` (the transform of an original of `bytes`) once this isolate runs fewer than
+ * MAX_TRANSFORMS_AT_ONCE transforms and `bytes` fits in MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or
+ * nothing else runs); null, and `work` never started, when that does not happen before `deadline`
+ * (a Date.now() value).
  */
-export async function withTransformSlot<T>(deadline: number, work: () => Promise<T>): Promise<{ value: T } | null> {
-  while (running >= MAX_TRANSFORMS_AT_ONCE) {
+export async function withTransformSlot<T>(deadline: number, bytes: number, work: () => Promise<T>): Promise<{ value: T } | null> {
+  const fits = () => running === 0 || (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
+  while (!fits()) {
     if (Date.now() + SLOT_POLL_MS > deadline) return null
     await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS))
   }
   running++
+  runningBytes += bytes
   try {
     return { value: await work() }
   } finally {
     running--
+    runningBytes -= bytes
   }
-}
-
-/** Transforms running in this isolate now (tests and logs). */
-export function transformsRunning(): number {
-  return running
 }
 
 /** `work`'s result, or BindingTimeoutError once `ms` have passed without one. */

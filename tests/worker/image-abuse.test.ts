@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import { imageUrl } from '../../src/images/image-url'
 import { DEV_IMAGE_URL_SECRET } from '../../src/images/image-signature'
-import { MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
+import { MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
 import { fakeBackend, type Answer } from './support/fake-backend'
 import { ACCEPT, assetBytes, decodeBase64, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
 
@@ -174,14 +174,25 @@ describe('GET /_image: misses are rate limited per client', SLOW, () => {
 })
 
 describe('GET /_image: bounded work per isolate', SLOW, () => {
-  it(`runs at most ${MAX_TRANSFORMS_AT_ONCE} transforms at once; the others wait for a slot and are served`, async () => {
-    const origin = cms(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}.jpg`, serveBytes(cameraJpeg)])))
+  const concurrentMisses = async (answer: () => Response) => {
+    const origin = cms(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}.jpg`, answer])))
     const images = countingImages(150)
     const bindings = { ...origin.bindings, IMAGES: images.binding }
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => fetchImage(pageImageUrl(origin.url(`p${i}.jpg`), 160), bindings, ACCEPT.webp)))
     expect(answers.map((answer) => answer.response.status)).toEqual(Array(8).fill(200))
     expect(images.counts.transforms).toBe(8)
-    expect(images.counts.mostAtOnce).toBeLessThanOrEqual(MAX_TRANSFORMS_AT_ONCE)
+    return images.counts.mostAtOnce
+  }
+
+  it(`runs at most ${MAX_TRANSFORMS_AT_ONCE} transforms of camera photos at once; the others wait for a slot and are served`, async () => {
+    expect(cameraJpeg.byteLength * MAX_TRANSFORMS_AT_ONCE).toBeLessThan(MAX_TRANSFORM_BYTES_AT_ONCE)
+    const mostAtOnce = await concurrentMisses(serveBytes(cameraJpeg, 'image/jpeg', { headers: { 'Content-Length': String(cameraJpeg.byteLength) } }))
+    expect(mostAtOnce).toBeGreaterThan(1)
+    expect(mostAtOnce).toBeLessThanOrEqual(MAX_TRANSFORMS_AT_ONCE)
+  })
+
+  it('transforms originals of unknown size one at a time, as if each were 25 MB', async () => {
+    expect(await concurrentMisses(serveBytes(cameraJpeg))).toBe(1)
   })
 })
 
