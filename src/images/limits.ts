@@ -43,7 +43,7 @@ export const MAX_TRANSFORMS_AT_ONCE = 4
  * A 24 MB original runs alone; ten 3 MB camera photos run together. An original of unknown size
  * (no Content-Length, or a compressed transfer) counts as MAX_ORIGINAL_BYTES.
  */
-export const MAX_TRANSFORM_BYTES_AT_ONCE = 30 * 1024 * 1024
+export const MAX_TRANSFORM_BYTES_AT_ONCE = 32 * 1024 * 1024
 
 /** Quality of lossy outputs (AVIF, WebP, JPEG): visually lossless for photos at these sizes. */
 export const OUTPUT_QUALITY = 75

@@ -10,7 +10,8 @@ import type { RasterFormat } from './image-format'
 import { openOriginal, originTimeoutMs } from './load-original'
 import { IMAGE_REASONS } from './reasons'
 import { allowedOrigins, checkSource } from './source-policy'
-import { resizeImage, transformTimeoutMs, withTransformSlot } from './transform'
+import { MAX_ORIGINAL_BYTES } from './limits'
+import { acquireTransformSlot, resizeImage, transformTimeoutMs } from './transform'
 
 /** What renderPreview needs of the bindings. */
 export type PreviewEnv = Pick<Bindings, 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS' | 'IMAGE_TRANSFORM_TIMEOUT_MS'>
@@ -33,20 +34,20 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   if (!checked.ok) throw new Error(checked.reason)
   const deadline = Date.now() + transformTimeoutMs(env)
   const remaining = () => Math.max(1, deadline - Date.now())
-  const loaded = await openOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: AbortSignal.timeout(remaining()) })
-  if (!loaded.ok) throw new Error(`${IMAGE_REASONS[loaded.reason]} (${loaded.detail})`)
-  const { body, size, bytes } = loaded.original
-  const made = await withTransformSlot(deadline, bytes, async () => {
+  const slot = await acquireTransformSlot(deadline, MAX_ORIGINAL_BYTES)
+  if (!slot) throw new Error('no transform slot freed up in time')
+  try {
+    const loaded = await openOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: AbortSignal.timeout(remaining()) })
+    if (!loaded.ok) throw new Error(`${IMAGE_REASONS[loaded.reason]} (${loaded.detail})`)
+    const { body, size, bytes } = loaded.original
+    slot.resize(bytes)
     try {
       return { bytes: await resizeImage(env.IMAGES, body, width, format, remaining()), original: size }
     } catch (error) {
       await body.cancel().catch(() => undefined)
       throw error
     }
-  })
-  if (!made) {
-    await body.cancel().catch(() => undefined)
-    throw new Error('no transform slot freed up in time')
+  } finally {
+    slot.release()
   }
-  return made.value
 }

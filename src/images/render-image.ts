@@ -20,7 +20,8 @@ import type { SlotFallback } from './image-url'
 import { openOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { IMAGE_REASONS, type ImageReason } from './reasons'
 import { allowedOrigins, checkSource, type AllowedSource } from './source-policy'
-import { BindingTimeoutError, MissingBindingError, resizeImage, transformTimeoutMs, withTransformSlot } from './transform'
+import { MAX_ORIGINAL_BYTES } from './limits'
+import { acquireTransformSlot, BindingTimeoutError, MissingBindingError, resizeImage, transformTimeoutMs, type TransformSlot } from './transform'
 
 /** Transformed images: a photo's address never changes content (docs/decisions/0003-image-pipeline.md). */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
@@ -108,14 +109,24 @@ function missAnswer(result: MissResult | undefined, request: RenderRequest, cont
 
 /**
  * Download, transform and store one rendition, within `deadline`, registered with waitUntil so
- * that it completes (and is cached) even when the visitor stopped waiting. The original is opened
- * (its header read) first; its transform then waits for a slot (./transform.ts) only while the
- * visitor waits: work that could not start then is not started at all.
+ * that it completes (and is cached) even when the visitor stopped waiting. It waits for a transform
+ * slot (./transform.ts) only while the visitor waits, reserving the largest original until the real
+ * one's size is known: work that could not start then is not started at all, and nothing is
+ * downloaded before it can be transformed.
  */
 function makeRendition(source: AllowedSource, key: Request, request: RenderRequest, context: RenderContext, slotDeadline: number, deadline: number): Promise<MissResult> {
   const { env } = context
   inProgress.add(key.url)
   const work = async (): Promise<MissResult> => {
+    const slot = await acquireTransformSlot(slotDeadline, MAX_ORIGINAL_BYTES)
+    if (!slot) return { ok: false, reason: 'busy' }
+    try {
+      return await transformInSlot(slot)
+    } finally {
+      slot.release()
+    }
+  }
+  const transformInSlot = async (slot: TransformSlot): Promise<MissResult> => {
     const remaining = () => Math.max(1, deadline - Date.now())
     const bodySignal = AbortSignal.timeout(remaining())
     const loaded = await openOriginal(source, { assets: env.ASSETS, origins: allowedOrigins(env), timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: bodySignal })
@@ -125,24 +136,21 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
       return loaded
     }
     const { original } = loaded
+    slot.resize(original.bytes)
     const format = negotiateFormat(request.accept, original.format)
-    const transformed = await withTransformSlot(slotDeadline, original.bytes, async (): Promise<MissResult> => {
-      try {
-        const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
-        await storeRendition(key, bytes.slice(), imageHeaders(format, RENDITION_CACHE_CONTROL))
-        return { ok: true, rendition: { bytes, format } }
-      } catch (error) {
-        await original.body.cancel().catch(() => undefined)
-        if (original.overLimit()) {
-          console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
-          return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
-        }
-        context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
-        return { ok: false, reason: 'transform-failed' }
+    try {
+      const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
+      await storeRendition(key, bytes.slice(), imageHeaders(format, RENDITION_CACHE_CONTROL))
+      return { ok: true, rendition: { bytes, format } }
+    } catch (error) {
+      await original.body.cancel().catch(() => undefined)
+      if (original.overLimit()) {
+        console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
+        return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
       }
-    })
-    if (!transformed) await original.body.cancel().catch(() => undefined)
-    return transformed?.value ?? { ok: false, reason: 'busy' }
+      context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
+      return { ok: false, reason: 'transform-failed' }
+    }
   }
   const miss = work().finally(() => inProgress.delete(key.url))
   context.waitUntil(miss)

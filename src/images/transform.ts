@@ -44,13 +44,20 @@ let running = 0
 let runningBytes = 0
 const SLOT_POLL_MS = 25
 
+/** A transform's place in this isolate: `bytes` of originals reserved until released. */
+export type TransformSlot = {
+  /** Lowers (or raises) the reservation once the original's real size is known. */
+  resize: (bytes: number) => void
+  release: () => void
+}
+
 /**
- * Runs `work` (the transform of an original of `bytes`) once this isolate runs fewer than
- * MAX_TRANSFORMS_AT_ONCE transforms and `bytes` fits in MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or
- * nothing else runs); null, and `work` never started, when that does not happen before `deadline`
- * (a Date.now() value).
+ * A slot once this isolate runs fewer than MAX_TRANSFORMS_AT_ONCE transforms and `bytes` fits in
+ * MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or nothing else runs); null when that does not happen
+ * before `deadline` (a Date.now() value). Taken before the original is opened, with the largest
+ * size it may have, so originals waiting for a slot are not downloaded yet.
  */
-export async function withTransformSlot<T>(deadline: number, bytes: number, work: () => Promise<T>): Promise<{ value: T } | null> {
+export async function acquireTransformSlot(deadline: number, bytes: number): Promise<TransformSlot | null> {
   const fits = () => running === 0 || (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
   while (!fits()) {
     if (Date.now() + SLOT_POLL_MS > deadline) return null
@@ -58,11 +65,20 @@ export async function withTransformSlot<T>(deadline: number, bytes: number, work
   }
   running++
   runningBytes += bytes
-  try {
-    return { value: await work() }
-  } finally {
-    running--
-    runningBytes -= bytes
+  let reserved = bytes
+  let released = false
+  return {
+    resize(next) {
+      if (released) return
+      runningBytes += next - reserved
+      reserved = next
+    },
+    release() {
+      if (released) return
+      released = true
+      running--
+      runningBytes -= reserved
+    },
   }
 }
 

@@ -199,8 +199,9 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 describe('GET /_image: work is not thrown away', SLOW, () => {
   it('finishes a transform that outlasts the visitor\'s wait in the background and serves it from the cache next', async () => {
     const origin = cms({ 'slow.jpg': serveBytes(cameraJpeg) })
-    const images = countingImages(1_500)
-    const bindings = { ...origin.bindings, IMAGES: images.binding, IMAGE_TRANSFORM_TIMEOUT_MS: '2000' }
+    // The visitor waits half of the 8 s budget; the transform takes over 4 s and finishes within 8 s.
+    const images = countingImages(4_500)
+    const bindings = { ...origin.bindings, IMAGES: images.binding, IMAGE_TRANSFORM_TIMEOUT_MS: '8000' }
     const path = pageImageUrl(origin.url('slow.jpg'), 320)
     const started = Date.now()
     const first = await fetchImage(path, bindings, ACCEPT.webp) // waits for the background work too
@@ -213,7 +214,7 @@ describe('GET /_image: work is not thrown away', SLOW, () => {
     expect(second.response.headers.get('X-Image-Cache')).toBe('hit')
     expect(images.counts.transforms).toBe(1)
     expect(origin.calls).toHaveLength(1)
-    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(Date.now() - started).toBeLessThan(20_000)
   })
 
   it('gives a visitor with a fallback the bundled file as it is, never transformed, once the original used the wait', async () => {
