@@ -26,8 +26,8 @@ export const MAX_REDIRECTS = 3
 export const DEFAULT_ORIGIN_TIMEOUT_MS = 10_000
 
 /**
- * A miss's whole budget (download and transform, finishing in the background once the visitor
- * has stopped waiting) when IMAGE_TRANSFORM_TIMEOUT_MS is not set. The visitor waits half of it.
+ * How long a visitor waits for a miss (download and transform) when IMAGE_TRANSFORM_TIMEOUT_MS is
+ * not set; the transform may go on as long again in the background, then is abandoned.
  */
 export const DEFAULT_TRANSFORM_TIMEOUT_MS = 20_000
 

@@ -4,8 +4,8 @@
  *
  * A miss is bounded three ways (docs/decisions/0003-image-pipeline.md): per client by
  * IMAGE_RATE_LIMITER (429 beyond it, before any download), per isolate by the transform slots
- * (./transform.ts), and in time by IMAGE_TRANSFORM_TIMEOUT_MS. The visitor waits half of that
- * budget; a transform still running then finishes in the background (waitUntil) and is cached, so
+ * (./transform.ts), and in time: the visitor waits IMAGE_TRANSFORM_TIMEOUT_MS at most; a
+ * transform still running then finishes in the background (waitUntil, as long again) and is cached, so
  * the next visitor gets the rendition, and a second request for it in the meantime waits for that
  * one rather than starting another.
  *
@@ -29,6 +29,11 @@ export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 export const SHORT_CACHE_CONTROL = 'public, max-age=60'
 /** Answers that will change within seconds (a transform still running, a busy isolate, a rate limit). */
 const NOT_STORED = 'no-store'
+/**
+ * A miss may run this many times the visitor's wait in all: the rest in the background, after the
+ * answer (waitUntil allows 30 s after it; the default wait is 20 s, so 20 s more).
+ */
+const BACKGROUND_FACTOR = 2
 /** How often a request waiting on another's transform of the same rendition looks at the cache. */
 const PENDING_POLL_MS = 100
 
@@ -59,9 +64,9 @@ const inProgress = new Set<string>()
 export async function renderImage(request: RenderRequest, context: RenderContext): Promise<Response> {
   const { env } = context
   const started = Date.now()
-  const budget = transformTimeoutMs(env)
-  const deadline = started + budget
-  const visitorWaitEnds = started + budget / 2
+  const wait = transformTimeoutMs(env)
+  const visitorWaitEnds = started + wait
+  const deadline = started + wait * BACKGROUND_FACTOR
 
   const origins = allowedOrigins(env)
   const check = checkSource(request.src, origins)

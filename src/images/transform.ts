@@ -10,7 +10,7 @@ import type { RasterFormat } from './image-format'
 import type { Bindings } from '../env'
 import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE, OUTPUT_QUALITY } from './limits'
 
-/** A miss's whole budget: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
+/** A visitor's wait for a miss: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
 export function transformTimeoutMs(env: Pick<Bindings, 'IMAGE_TRANSFORM_TIMEOUT_MS'>): number {
   const ms = Number(env.IMAGE_TRANSFORM_TIMEOUT_MS)
   return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TRANSFORM_TIMEOUT_MS
