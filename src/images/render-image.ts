@@ -9,6 +9,7 @@
  * the next visitor gets the rendition, and a second request for it in the meantime waits for that
  * one rather than starting another.
  *
+ * A visitor whose transform outlasts the wait gets the original streamed through unchanged.
  * Every failure has an outcome a page can live with: the slot's bundled fallback when the page named
  * one (transformed only while the visitor's wait lasts, else the bundled file as it is), otherwise a
  * 4xx or 5xx with a fixed reason (./reasons.ts). Internal text goes to the logs and Sentry only.
@@ -56,6 +57,8 @@ export type RenderContext = {
 }
 
 type Rendition = { bytes: Uint8Array; format: RasterFormat }
+/** Where a miss is: plain data the visitor's request reads when its wait ends. */
+type Progress = { stage: 'waiting-for-slot' | 'opening' | 'transforming' }
 type MissResult = { ok: true; rendition: Rendition } | LoadFailure | { ok: false; reason: 'transform-failed' | 'busy' }
 
 // Renditions this isolate is making now, by cache key (plain strings: no request waits on another's promise).
@@ -89,10 +92,19 @@ export async function renderImage(request: RenderRequest, context: RenderContext
     if (!(await withinRateLimit(env, request.client))) {
       return refusal(429, 'rate-limited', { 'Retry-After': '60', 'Cache-Control': NOT_STORED })
     }
-    if (!env.IMAGES) return await servedUntransformed(check.source, request, context)
-    const miss = makeRendition(check.source, key, request, context, visitorWaitEnds, deadline)
+    if (!env.IMAGES) {
+      context.report(new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])'), 'transform')
+      return await streamedOriginal(check.source, context, SHORT_CACHE_CONTROL)
+    }
+    const progress: Progress = { stage: 'waiting-for-slot' }
+    const miss = makeRendition(check.source, key, request, context, visitorWaitEnds, deadline, progress)
     claimed = false // makeRendition releases it when the work ends
-    return await missAnswer(await beforeTime(miss, visitorWaitEnds), request, context, visitorWaitEnds)
+    const result = await beforeTime(miss, visitorWaitEnds)
+    // The transform outlasts the wait and goes on in the background; the visitor gets the original
+    // as it comes (a second download, streamed, never held), as a slow transform always gave it.
+    if (!result && progress.stage === 'transforming') return await streamedOriginal(check.source, context, NOT_STORED, 'still-transforming')
+    if (!result && progress.stage === 'waiting-for-slot') return await notYet(request, context, 'busy')
+    return await missAnswer(result, request, context, visitorWaitEnds)
   } finally {
     if (claimed) inProgress.delete(key.url)
   }
@@ -119,12 +131,21 @@ function missAnswer(result: MissResult | undefined, request: RenderRequest, cont
  * one's size is known: work that could not start then is not started at all, and nothing is
  * downloaded before it can be transformed.
  */
-function makeRendition(source: AllowedSource, key: Request, request: RenderRequest, context: RenderContext, slotDeadline: number, deadline: number): Promise<MissResult> {
+function makeRendition(
+  source: AllowedSource,
+  key: Request,
+  request: RenderRequest,
+  context: RenderContext,
+  slotDeadline: number,
+  deadline: number,
+  progress: Progress = { stage: 'waiting-for-slot' },
+): Promise<MissResult> {
   const { env } = context
   inProgress.add(key.url)
   const work = async (): Promise<MissResult> => {
     const slot = await acquireTransformSlot(slotDeadline, MAX_ORIGINAL_BYTES)
     if (!slot) return { ok: false, reason: 'busy' }
+    progress.stage = 'opening'
     try {
       return await transformInSlot(slot)
     } finally {
@@ -142,6 +163,7 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
     }
     const { original } = loaded
     slot.resize(original.bytes)
+    progress.stage = 'transforming'
     const format = negotiateFormat(request.accept, original.format)
     try {
       const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
@@ -198,16 +220,19 @@ async function fallbackAnswer(
   return imageAnswer(bytes, format, headers['Cache-Control'], headers)
 }
 
-/** A deploy without the IMAGES binding: the original streamed through unchanged (counted and capped), reported. */
-async function servedUntransformed(source: AllowedSource, request: RenderRequest, context: RenderContext): Promise<Response> {
+/**
+ * The original streamed through unchanged (counted and cut off at the limit, never held): for a
+ * deploy without the IMAGES binding, and for a visitor whose transform outlasted the wait.
+ */
+async function streamedOriginal(source: AllowedSource, context: RenderContext, cacheControl: string, reason?: ImageReason): Promise<Response> {
   const { env } = context
-  context.report(new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])'), 'transform')
   const loaded = await openOriginal(source, { assets: env.ASSETS, origins: allowedOrigins(env), timeoutMs: originTimeoutMs(env) })
   if (!loaded.ok) return refusal(loaded.failure === 'refused' ? 422 : 404, loaded.reason)
-  const headers = imageHeaders(loaded.original.format, SHORT_CACHE_CONTROL)
+  const headers = imageHeaders(loaded.original.format, cacheControl)
   headers.set('Vary', 'Accept')
   headers.set('X-Image-Cache', 'miss')
   headers.set('X-Image-Outcome', 'original')
+  if (reason) headers.set('X-Image-Reason', reason)
   return new Response(loaded.original.body, { headers })
 }
 
