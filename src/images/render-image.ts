@@ -35,6 +35,11 @@ const NOT_STORED = 'no-store'
  * answer (waitUntil allows 30 s after it; the default wait is 20 s, so 20 s more).
  */
 const BACKGROUND_FACTOR = 2
+/**
+ * Largest original streamed to a visitor whose transform outlasted the wait (a camera photo);
+ * a larger one would hold the request well past the wait, so that visitor gets a 503 to retry.
+ */
+const MAX_STREAMED_ORIGINAL_BYTES = 8 * 1024 * 1024
 /** How often a request waiting on another's transform of the same rendition looks at the cache. */
 const PENDING_POLL_MS = 100
 
@@ -58,7 +63,7 @@ export type RenderContext = {
 
 type Rendition = { bytes: Uint8Array; format: RasterFormat }
 /** Where a miss is: plain data the visitor's request reads when its wait ends. */
-type Progress = { stage: 'waiting-for-slot' | 'opening' | 'transforming' }
+type Progress = { stage: 'waiting-for-slot' | 'opening' | 'transforming'; bytes: number }
 type MissResult = { ok: true; rendition: Rendition } | LoadFailure | { ok: false; reason: 'transform-failed' | 'busy' }
 
 // Renditions this isolate is making now, by cache key (plain strings: no request waits on another's promise).
@@ -96,13 +101,15 @@ export async function renderImage(request: RenderRequest, context: RenderContext
       context.report(new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])'), 'transform')
       return await streamedOriginal(check.source, context, SHORT_CACHE_CONTROL)
     }
-    const progress: Progress = { stage: 'waiting-for-slot' }
+    const progress: Progress = { stage: 'waiting-for-slot', bytes: MAX_ORIGINAL_BYTES }
     const miss = makeRendition(check.source, key, request, context, visitorWaitEnds, deadline, progress)
     claimed = false // makeRendition releases it when the work ends
     const result = await beforeTime(miss, visitorWaitEnds)
     // The transform outlasts the wait and goes on in the background; the visitor gets the original
     // as it comes (a second download, streamed, never held), as a slow transform always gave it.
-    if (!result && progress.stage === 'transforming') return await streamedOriginal(check.source, context, NOT_STORED, 'still-transforming')
+    if (!result && progress.stage === 'transforming' && progress.bytes <= MAX_STREAMED_ORIGINAL_BYTES) {
+      return await streamedOriginal(check.source, context, NOT_STORED, 'still-transforming')
+    }
     if (!result && progress.stage === 'waiting-for-slot') return await notYet(request, context, 'busy')
     return await missAnswer(result, request, context, visitorWaitEnds)
   } finally {
@@ -138,7 +145,7 @@ function makeRendition(
   context: RenderContext,
   slotDeadline: number,
   deadline: number,
-  progress: Progress = { stage: 'waiting-for-slot' },
+  progress: Progress = { stage: 'waiting-for-slot', bytes: MAX_ORIGINAL_BYTES },
 ): Promise<MissResult> {
   const { env } = context
   inProgress.add(key.url)
@@ -163,6 +170,7 @@ function makeRendition(
     }
     const { original } = loaded
     slot.resize(original.bytes)
+    progress.bytes = original.bytes
     progress.stage = 'transforming'
     const format = negotiateFormat(request.accept, original.format)
     try {
