@@ -30,6 +30,9 @@
  * 6. Navigations (scripts/bench-navigations.mjs): for every pair of the navbar's pages in English,
  *    the time from a click (after a 200 ms hover) to the new page's paint, and from going back to
  *    the old page's, with the speculation rules and without, with and without 4x CPU slowdown.
+ * 7. The image route's fences (scripts/bench-image-abuse.mjs, a site of its own): downloads and
+ *    transforms per 100 respelled image addresses, and workerd's memory under 20 concurrent misses
+ *    of 24 MB originals. BENCH_ONLY=image-abuse runs it alone; BENCH_SKIP_IMAGE_ABUSE=1 skips it.
  *
  * BENCH_SKIP_LIGHTHOUSE=1 skips step 2 (and Lighthouse in step 5); BENCH_ONLY=lighthouse runs step 2
  * alone; BENCH_ONLY=images runs step 5 alone; BENCH_SKIP_IMAGES=1 skips step 5;
@@ -54,6 +57,7 @@ import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mj
 import { findRuntimeOrigin, freePort, processesOf, ROOT, startSite } from './local-site.mjs'
 import { imageVerdict, measureImages } from './bench-images.mjs'
 import { measureNavigations, navigationVerdict } from './bench-navigations.mjs'
+import { measureImageAbuse } from './bench-image-abuse.mjs'
 import { startCameraBackend } from './camera-uploads/server.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS) || 5
@@ -62,6 +66,10 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
 const ONLY_IMAGES = process.env.BENCH_ONLY === 'images'
 const ONLY_NAVIGATIONS = process.env.BENCH_ONLY === 'navigations'
+if (process.env.BENCH_ONLY === 'image-abuse') {
+  await measureImageAbuse()
+  process.exit(0)
+}
 /** Step 5's contents: 'bundled', 'camera', or both (unset). */
 const IMAGE_CONTENT = process.env.BENCH_IMAGE_CONTENT
 /** The pages Lighthouse loads in step 5, for each content. */
@@ -120,6 +128,8 @@ try {
   fail(error)
 }
 await site.stop()
+// Step 7: the image route's fences, on a site of its own (scripts/bench-image-abuse.mjs).
+if (!ONLY_LIGHTHOUSE && !ONLY_IMAGES && !ONLY_NAVIGATIONS && !process.env.BENCH_SKIP_IMAGE_ABUSE) await measureImageAbuse().catch(fail)
 // Freshness across the network, simulated (issue 13): scripts/simulate-network.mjs.
 console.log('')
 await (await import('./simulate-network.mjs')).simulateNetwork()

@@ -17,6 +17,11 @@ type OptionalSecrets = {
   API_TOKEN?: string
   /** Sentry DSN for server errors and failed backend calls; unset turns reporting off. */
   SENTRY_DSN?: string
+  /**
+   * The key that signed image addresses before the last rotation of IMAGE_URL_SECRET: still
+   * accepted by /_image, so pages cached before the change keep their images (src/images/image-signature.ts).
+   */
+  IMAGE_URL_SECRET_PREVIOUS?: string
   /** Lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
   CACHE_BYPASS_TOKEN?: string
 }

@@ -31,18 +31,17 @@ export function isAllowedUrl(url: URL, origins: Set<string>): boolean {
 }
 
 /**
- * Reads the `src` parameter: a path starting with exactly one '/' (no `..` segments, no
- * backslashes) is a bundled file; an absolute http(s) address must be on an allowed origin.
+ * Reads the `src` parameter: a site path (a bundled file) must be canonical, the path a URL parser
+ * leaves as it is: one leading '/', no empty, '.' or '..' segments, no query or fragment, no
+ * backslash, no encoded '/' or '\\'; anything else is refused rather than normalized, so one file
+ * has one address and one cache entry. An absolute http(s) address must be on an allowed origin.
  */
 export function checkSource(src: string, origins: Set<string>): SourceCheck {
-  const value = src.trim()
-  if (!value) return { ok: false, reason: 'src is empty' }
+  const value = src
+  if (!value.trim()) return { ok: false, reason: 'src is empty' }
   if (value.length > MAX_SOURCE_LENGTH) return { ok: false, reason: `src is longer than ${MAX_SOURCE_LENGTH} characters` }
   if (value.startsWith('/') && !value.startsWith('//')) {
-    if (value.includes('\\') || /[\u0000-\u001f]/.test(value)) return { ok: false, reason: 'src is not a usable path' }
-    const url = new URL(value, 'http://assets.invalid')
-    if (url.origin !== 'http://assets.invalid') return { ok: false, reason: 'src leaves the site' }
-    return { ok: true, source: { kind: 'asset', path: url.pathname + url.search } }
+    return isCanonicalSitePath(value) ? { ok: true, source: { kind: 'asset', path: value } } : { ok: false, reason: 'src is not a canonical site path' }
   }
   let url: URL
   try {
@@ -52,6 +51,13 @@ export function checkSource(src: string, origins: Set<string>): SourceCheck {
   }
   if (!isAllowedUrl(url, origins)) return { ok: false, reason: `origin ${url.origin} is not an allowed image origin` }
   return { ok: true, source: { kind: 'remote', url } }
+}
+
+/** `/a/b.jpg`-shaped, and unchanged by a URL parser. */
+export function isCanonicalSitePath(path: string): boolean {
+  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(path)) return false
+  if (/%(2f|5c|2e)/i.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) return false
+  return new URL(path, 'http://assets.invalid').pathname === path
 }
 
 function httpOrigin(entry: string): string | null {

@@ -1,51 +1,37 @@
 /**
- * Resizing and re-encoding through the Images binding (docs/decisions/0003-image-pipeline.md):
- * the original's dimensions are read first (`IMAGES.info`, header only), so a decompression bomb
- * is refused before anything decodes it; the resize is `scale-down`, never an enlargement. Each
- * call to the binding has a time-out, so a binding that never answers never holds a visitor's
- * request: the route then serves the original, as for any failed transform.
+ * Resizing and re-encoding through the Images binding (docs/decisions/0003-image-pipeline.md). The
+ * original streams in (./load-original.ts read its header and checked the pixel limits), the resize
+ * is `scale-down`, never an enlargement, and each call has a time-out, so a binding that never
+ * answers never holds a request. An isolate runs at most MAX_TRANSFORMS_AT_ONCE transforms, of
+ * originals of at most MAX_TRANSFORM_BYTES_AT_ONCE together; the others wait for a slot within their
+ * own time.
  */
 import type { RasterFormat } from './image-format'
 import type { Bindings } from '../env'
-import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_PIXELS, MAX_SIDE, OUTPUT_QUALITY } from './limits'
+import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE, OUTPUT_QUALITY } from './limits'
 
-/** The binding's time-out per call: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
+/** A visitor's wait for a miss: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
 export function transformTimeoutMs(env: Pick<Bindings, 'IMAGE_TRANSFORM_TIMEOUT_MS'>): number {
   const ms = Number(env.IMAGE_TRANSFORM_TIMEOUT_MS)
   return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TRANSFORM_TIMEOUT_MS
 }
 
-/** An original whose pixel dimensions are over the route's limits or unreadable: never decoded, never served. */
-export class OversizeImageError extends Error {
-  override readonly name = 'OversizeImageError'
+/** The deploy has no IMAGES binding: a configuration error, reported, not a bad image. */
+export class MissingBindingError extends Error {
+  override readonly name = 'MissingBindingError'
 }
 
-export type Dimensions = { width: number; height: number }
-
-/**
- * The original's pixel dimensions; throws OversizeImageError past MAX_SIDE or MAX_PIXELS, and when
- * the binding cannot read them (a header it refuses, such as sharp's own pixel limit locally).
- */
-export async function checkedDimensions(images: ImagesBinding | undefined, bytes: Uint8Array, timeoutMs: number): Promise<Dimensions> {
-  // Unbound is a configuration error, not a bad image: the route serves originals and reports it.
-  if (!images) throw new Error('the IMAGES binding is not configured (wrangler.toml [images])')
-  const info = await withinTime(images.info(streamOf(bytes)), timeoutMs, 'header').catch((error: unknown) => {
-    if (error instanceof BindingTimeoutError) throw error
-    throw new OversizeImageError(`the original's header could not be read (${String(error)})`)
-  })
-  if (!('width' in info)) throw new OversizeImageError(`${info.format} has no pixel dimensions`)
-  const { width, height } = info
-  if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
-    throw new OversizeImageError(`original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`)
-  }
-  return { width, height }
+/** The binding gave no answer in time. */
+export class BindingTimeoutError extends Error {
+  override readonly name = 'BindingTimeoutError'
 }
 
-/** `bytes` at most `width` px wide (never wider than the original), encoded as `format`. */
-export async function resizeImage(images: ImagesBinding, bytes: Uint8Array, width: number, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
+/** `original` (a stream) at most `width` px wide (never wider than it is), encoded as `format`. */
+export async function resizeImage(images: ImagesBinding | undefined, original: ReadableStream<Uint8Array>, width: number, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
+  if (!images) throw new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])')
   const quality = format === 'image/png' ? undefined : OUTPUT_QUALITY
   const transformed = async () => {
-    const result = await images.input(streamOf(bytes)).transform({ width, fit: 'scale-down' }).output({ format, quality })
+    const result = await images.input(original).transform({ width, fit: 'scale-down' }).output({ format, quality })
     return new Uint8Array(await result.response().arrayBuffer())
   }
   const output = await withinTime(transformed(), timeoutMs, `${width}-px ${format}`)
@@ -53,13 +39,51 @@ export async function resizeImage(images: ImagesBinding, bytes: Uint8Array, widt
   return output
 }
 
-/** The binding gave no answer in time: a failed transform, not a bad image. */
-export class BindingTimeoutError extends Error {
-  override readonly name = 'BindingTimeoutError'
+// Plain data only: workerd forbids one request resolving another's promise, so waiters poll.
+let running = 0
+let runningBytes = 0
+const SLOT_POLL_MS = 25
+
+/** A transform's place in this isolate: `bytes` of originals reserved until released. */
+export type TransformSlot = {
+  /** Lowers (or raises) the reservation once the original's real size is known. */
+  resize: (bytes: number) => void
+  release: () => void
+}
+
+/**
+ * A slot once this isolate runs fewer than MAX_TRANSFORMS_AT_ONCE transforms and `bytes` fits in
+ * MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or nothing else runs); null when that does not happen
+ * before `deadline` (a Date.now() value). Taken before the original is opened, with the largest
+ * size it may have, so originals waiting for a slot are not downloaded yet.
+ */
+export async function acquireTransformSlot(deadline: number, bytes: number): Promise<TransformSlot | null> {
+  const fits = () => running === 0 || (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
+  while (!fits()) {
+    if (Date.now() + SLOT_POLL_MS > deadline) return null
+    await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS))
+  }
+  running++
+  runningBytes += bytes
+  let reserved = bytes
+  let released = false
+  return {
+    resize(next) {
+      if (released) return
+      runningBytes += next - reserved
+      reserved = next
+    },
+    release() {
+      if (released) return
+      released = true
+      running--
+      runningBytes -= reserved
+    },
+  }
 }
 
 /** `work`'s result, or BindingTimeoutError once `ms` have passed without one. */
-async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+export async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new BindingTimeoutError(`IMAGES: no ${what} within ${ms} ms`)), ms)
@@ -69,8 +93,4 @@ async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promis
   } finally {
     clearTimeout(timer)
   }
-}
-
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new Blob([bytes]).stream()
 }

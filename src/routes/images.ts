@@ -1,27 +1,31 @@
 /**
- * GET /_image?src=<source>&w=<ladder width>[&fallback=<bundled slot image>]: a content image
- * resized and re-encoded for the requesting browser (src/images/). Mounted before the language
+ * GET /_image?src=<source>&w=<ladder width>[&fallback=<bundled slot image>]&s=<signature>: a content
+ * image resized and re-encoded for the requesting browser (src/images/). Mounted before the language
  * middleware, the page cache and the renderer: it is not a page.
+ *
+ * Before any cache read, download or transform, the address must be one the site's pages write:
+ * exactly as imageUrl spells it (no other parameter, encoding or order) and signed with
+ * IMAGE_URL_SECRET (or the previous key during a rotation). Anything else is refused with a fixed
+ * reason and costs a string comparison and one HMAC.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
-import { IMAGE_ROUTE, IMAGE_WIDTHS, isImageWidth, isSlotFallback, renderImage } from '../images'
-import { textAnswer } from '../images/render-image'
+import { IMAGE_ROUTE, renderImage } from '../images'
+import { readImageAddress } from '../images/image-url'
+import { imageSigningKeys, isSignedBy } from '../images/image-signature'
+import { refusal } from '../images/render-image'
 
 export const images = new Hono<AppEnv>()
 
 images.get(IMAGE_ROUTE, async (c) => {
-  const src = c.req.query('src') ?? ''
-  const widthParam = c.req.query('w') ?? ''
-  const fallback = c.req.query('fallback')
-  if (!src.trim()) return textAnswer(400, 'Missing src: /_image?src=<image address>&w=<width>.')
-  const width = /^\d+$/.test(widthParam) ? Number(widthParam) : NaN
-  if (!isImageWidth(width)) return textAnswer(400, `Width "${widthParam}" is not served; use one of ${IMAGE_WIDTHS.join(', ')}.`)
-  if (fallback !== undefined && !isSlotFallback(fallback)) return textAnswer(400, `Fallback "${fallback}" is not a bundled slot image.`)
+  const address = readImageAddress(new URL(c.req.url))
+  if (!address.ok) return refusal(400, address.reason)
+  const { src, width, fallback, signature } = address
+  if (!isSignedBy(imageSigningKeys(c.env), signature, src, width, fallback)) return refusal(403, 'not-signed')
 
   return renderImage(
-    { src, width, accept: c.req.header('Accept'), fallback },
+    { src, width, accept: c.req.header('Accept'), fallback, client: c.req.header('CF-Connecting-IP') ?? 'unknown' },
     {
       env: c.env,
       origin: new URL(c.req.url).origin,

@@ -12,7 +12,8 @@ import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../env'
 import type { Placeholders } from '../images/placeholders'
 import { reportError } from '../observability'
-import { PlaceholdersContext } from './components/image'
+import { imageSigningKeys } from '../images/image-signature'
+import { ImageSigningContext, PlaceholdersContext } from './components/image'
 import { Document } from './document'
 import type { Shell } from './shell'
 
@@ -30,7 +31,9 @@ export const renderer = createMiddleware<AppEnv>((c, next) =>
   reactRenderer(
     ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
       <Document shell={shell}>
-        <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
+        <ImageSigningContext value={imageSigningKeys(c.env).current}>
+          <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
+        </ImageSigningContext>
       </Document>
     ),
     {

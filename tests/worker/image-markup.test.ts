@@ -8,7 +8,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { Bindings } from '../../src/env'
-import { IMAGE_WIDTHS, imageUrl } from '../../src/images/image-url'
+import { IMAGE_WIDTHS } from '../../src/images/image-url'
+import { pageImageUrl } from './support/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
 import { placeholderKey, readPlaceholderStates, readPlaceholders, warmPlaceholders } from '../../src/images/placeholders'
 import { Image } from '../../src/views/components/image'
@@ -98,13 +99,13 @@ describe('content images on every page', () => {
 
   it('sends a missing image through the route with its slot fallback, and a missing address as the fallback itself', async () => {
     const slide = (await select(await pageHtml('/en'), 'img.enterprise-card__image'))[0]!
-    expect(slide.attrs.src).toBe(imageUrl(home.enterprisesHome[0]!.img, 768, '/default-enterprise.jpg'))
+    expect(slide.attrs.src).toBe(pageImageUrl(home.enterprisesHome[0]!.img, 768, '/default-enterprise.jpg'))
     for (const [url] of candidates(slide.attrs.srcset ?? '')) {
       expect(new URL(url, 'http://localhost').searchParams.get('fallback')).toBe('/default-enterprise.jpg')
     }
     const missing = renderView(Image, { src: 'javascript:alert(1)', fallback: '/default-banner.jpg', alt: '', width: 16, height: 9, layout: 'banner' })
     const image = (await select(missing, 'img'))[0]!
-    expect(image.attrs.src).toBe(imageUrl('/default-banner.jpg', 768))
+    expect(image.attrs.src).toBe(pageImageUrl('/default-banner.jpg', 768))
     expect(missing).not.toContain('javascript')
   })
 })

@@ -26,6 +26,12 @@ export const FALLBACK = {
 /** The page's placeholders by source, read before rendering (src/routes/pages.tsx). */
 export const PlaceholdersContext = createContext<Placeholders>(new Map())
 
+/**
+ * The key that signs image addresses (src/images/image-signature.ts), provided by the renderer from
+ * IMAGE_URL_SECRET. Without a provider, addresses are signed with no key, which the route refuses.
+ */
+export const ImageSigningContext = createContext<string>('')
+
 type ImageProps = {
   src: string
   fallback?: SlotFallback
@@ -51,6 +57,7 @@ function fallbackWidth(widths: readonly number[]): number {
 /** An <img>, or nothing when there is neither an address nor a fallback. */
 export function Image({ src, fallback, alt, width, height, layout, className, priority = false }: ImageProps) {
   const placeholders = useContext(PlaceholdersContext)
+  const secret = useContext(ImageSigningContext)
   const source = imageSrc(src, fallback)
   if (!source) return null
   // The fallback is the source itself when the CMS gave none; the route needs no second one then.
@@ -61,8 +68,8 @@ export function Image({ src, fallback, alt, width, height, layout, className, pr
   return (
     <img
       className={className}
-      src={imageUrl(source, fallbackWidth(widths), slotFallback)}
-      srcSet={widths.map((w) => `${imageUrl(source, w, slotFallback)} ${w}w`).join(', ')}
+      src={imageUrl(source, fallbackWidth(widths), slotFallback, secret)}
+      srcSet={widths.map((w) => `${imageUrl(source, w, slotFallback, secret)} ${w}w`).join(', ')}
       sizes={sizes}
       alt={alt}
       width={width}

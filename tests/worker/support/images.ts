@@ -6,6 +6,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import worker from '../../../src/index'
 import type { Bindings } from '../../../src/env'
+import { DEV_IMAGE_URL_SECRET } from '../../../src/images/image-signature'
+import { imageUrl } from '../../../src/images/image-url'
 
 /** Chromium's Accept for images; Safari before AVIF, and a client that names no modern format. */
 export const ACCEPT = {
@@ -13,6 +15,11 @@ export const ACCEPT = {
   webp: 'image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5',
   none: '*/*',
 } as const
+
+/** The address a page writes for `src` at `width`: signed with the development key, as under `npm start` and `npm test`. */
+export function pageImageUrl(src: string, width: number, fallback?: string): string {
+  return imageUrl(src, width, fallback, DEV_IMAGE_URL_SECRET)
+}
 
 export type ImageAnswer = { response: Response; bytes: Uint8Array; text: () => string }
 

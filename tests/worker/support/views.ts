@@ -4,10 +4,12 @@
  */
 import { createElement, type ComponentType } from 'react'
 import { renderToString } from 'react-dom/server'
+import { DEV_IMAGE_URL_SECRET } from '../../../src/images/image-signature'
+import { ImageSigningContext } from '../../../src/views/components/image'
 
-/** The markup of `Component` rendered with `props`. */
+/** The markup of `Component` rendered with `props`, its image addresses signed as under `npm test` (the renderer provides the key). */
 export function renderView<P extends object>(Component: ComponentType<P>, props: P): string {
-  return renderToString(createElement(Component, props))
+  return renderToString(createElement(ImageSigningContext, { value: DEV_IMAGE_URL_SECRET }, createElement(Component, props)))
 }
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])

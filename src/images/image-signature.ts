@@ -1,0 +1,74 @@
+/**
+ * Signed image addresses: the image route transforms only what the site's own pages name
+ * (docs/decisions/0003-image-pipeline.md, "Only the site's own images"). Each address the views
+ * write carries `s`, an HMAC-SHA256 with IMAGE_URL_SECRET over the source, the width and the
+ * fallback exactly as written; the route recomputes it before it looks at anything else, so an
+ * address nobody signed, or any respelling of a signed one, costs no download and no transform.
+ *
+ * - Rotation: sign with IMAGE_URL_SECRET, accept IMAGE_URL_SECRET_PREVIOUS too, so pages cached
+ *   before the change keep their images until they expire (renditions are cached by source, not by
+ *   address, so a rotation transforms nothing again).
+ * - Without IMAGE_URL_SECRET (npm start, npm test) a fixed development key signs; staging and
+ *   production declare the secret required, so no deploy runs on the development key.
+ * - Cost at render: node:crypto's HMAC is synchronous (React renders synchronously) and each
+ *   signature is kept per isolate, so a page's dozens of addresses are computed once per isolate and
+ *   later renders read a Map.
+ */
+import { createHmac } from 'node:crypto'
+import type { Bindings } from '../env'
+
+/** The key when IMAGE_URL_SECRET is unset: local development and tests only. */
+export const DEV_IMAGE_URL_SECRET = 'erebuni-development-image-url-secret'
+
+/** Characters of the signature: 96 bits of HMAC-SHA256 in base64url, enough against guessing at any rate limit. */
+const SIGNATURE_LENGTH = 16
+/** Signatures kept per isolate: every image of every page at every width fits many times over. */
+const MAX_REMEMBERED = 20_000
+
+export type ImageSigningKeys = {
+  /** Signs new addresses. */
+  current: string
+  /** Also accepted: the key before a rotation. */
+  previous?: string
+}
+
+export function imageSigningKeys(env: Pick<Bindings, 'IMAGE_URL_SECRET' | 'IMAGE_URL_SECRET_PREVIOUS'>): ImageSigningKeys {
+  const current = env.IMAGE_URL_SECRET?.trim() || DEV_IMAGE_URL_SECRET
+  const previous = env.IMAGE_URL_SECRET_PREVIOUS?.trim() || undefined
+  return previous && previous !== current ? { current, previous } : { current }
+}
+
+const remembered = new Map<string, string>()
+
+/** The signature of one image address: `src`, `width` and `fallback` exactly as the query carries them. */
+export function imageSignature(secret: string, src: string, width: number, fallback = ''): string {
+  const message = `${src}\n${width}\n${fallback}`
+  const memo = `${secret}\n${message}`
+  const known = remembered.get(memo)
+  if (known) return known
+  const signature = computeSignature(secret, message)
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+  remembered.set(memo, signature)
+  return signature
+}
+
+/**
+ * Whether `signature` was made with one of `keys` for this source, width and fallback. Computed
+ * afresh, never remembered: what a request claims must not fill or evict the views' memo.
+ */
+export function isSignedBy(keys: ImageSigningKeys, signature: string, src: string, width: number, fallback = ''): boolean {
+  const message = `${src}\n${width}\n${fallback}`
+  return [keys.current, keys.previous].some((secret) => secret !== undefined && sameText(computeSignature(secret, message), signature))
+}
+
+function computeSignature(secret: string, message: string): string {
+  return createHmac('sha256', secret).update(message).digest('base64url').slice(0, SIGNATURE_LENGTH)
+}
+
+/** Compares without stopping at the first difference. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}
