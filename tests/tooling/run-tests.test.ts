@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -19,6 +19,8 @@ function runTests(stages: string[]) {
     env: { ...process.env, TEST_RUNNER_NPM: path.join(ROOT, 'tests/tooling/fixtures/fake-npm.mjs'), SKIP_CLIENT_BUILD: '1', KEEP_TEST_LOGS: '' },
   })
   const logDir = /go to (\S+)\/$/m.exec(result.stdout)?.[1] ?? ''
+  // A failed run keeps its logs for whoever reads them; the test has read them.
+  if (logDir) onTestFinished(() => rmSync(logDir, { recursive: true, force: true }))
   return { status: result.status, lines: result.stdout.trimEnd().split('\n'), output: result.stdout + result.stderr, logDir }
 }
 
@@ -47,7 +49,6 @@ describe('npm test (scripts/run-tests.mjs)', () => {
     expect(readFileSync(path.join(logDir, 'freshness-wrangler.log'), 'utf8')).toContain('GET /en 200 OK')
     expect(lines.at(-1)).toBe(`npm test: FAILED: smoke (log: ${logDir}/smoke.log)`)
     expect(lines.length).toBeLessThan(100)
-    rmSync(logDir, { recursive: true, force: true })
   })
 
   it('refuses a stage it does not know, naming the ones it has', () => {
