@@ -71,8 +71,10 @@ export class FirefoxVisitor implements Visitor {
     return this.current().evaluate(check as (arg: A) => R, arg) as Promise<R>
   }
 
+  // Not Puppeteer's locators: their polling evaluates strings, which the site's CSP refuses.
   async click(selector: string): Promise<void> {
-    await this.current().locator(selector).click()
+    const element = await this.current().waitForSelector(selector, { visible: true })
+    await element!.click()
   }
 
   async type(selector: string, text: string): Promise<void> {

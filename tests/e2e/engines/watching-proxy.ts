@@ -2,10 +2,12 @@
  * What Playwright and Puppeteer observe through their protocols, for a driver that observes
  * nothing (WebKitWebDriver speaks classic WebDriver only): a reverse proxy in front of the site
  * that records every response's status into a ProblemLog and counts error reports, and puts a
- * probe script first in every page's <head>. The probe records console errors, uncaught errors,
+ * probe script first in every page's <head>. The site sees its own address (Host, Origin and
+ * Referer rewritten; redirects rewritten back), so its caches (the image route's) are the same
+ * as for every other engine. The probe records console errors, uncaught errors,
  * unhandled rejections and CSP refusals in sessionStorage, where they outlive the page they
- * happened on, for the driver to read (`takeProbedProblems`). Same origin as far as the page
- * knows (the Host header is kept), so the site's CSP ('self') allows the probe.
+ * happened on, for the driver to read (`takeProbedProblems`). The probe comes from the page's own
+ * origin, so the site's CSP ('self') allows it.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -50,9 +52,11 @@ export async function startWatchingProxy(target: string): Promise<WatchingProxy>
     }
     const url = `${origin}${incoming.url}`
     if (incoming.method === 'POST' && new URL(url).pathname === '/api/client-errors') reports += 1
-    const headers: IncomingHttpHeaders = { ...incoming.headers, 'accept-encoding': 'identity' }
+    const headers: IncomingHttpHeaders = { ...incoming.headers, host: upstream.host, 'accept-encoding': 'identity' }
+    for (const name of ['origin', 'referer'] as const) headers[name] &&= String(headers[name]).replace(origin, upstream.origin)
     const forward = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
       problems.response(incoming.method ?? 'GET', url, answer.statusCode ?? 0)
+      if (answer.headers.location) answer.headers.location = answer.headers.location.replace(upstream.origin, origin)
       const isHtml = (answer.headers['content-type'] ?? '').startsWith('text/html')
       if (!isHtml) {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
