@@ -74,12 +74,14 @@ async function startWebKit(): Promise<Started> {
     const driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities({ browserName: 'MiniBrowser' }).build()
     await driver.manage().setTimeouts({ script: 90_000, pageLoad: 60_000 })
     const version = String((await driver.getCapabilities()).get('browserVersion') ?? webKitGtkVersion())
+    await driver.manage().window().setRect({ width: 200, height: 800 })
+    const narrowest = await driver.executeScript<number>('return innerWidth')
     const proxies: { close: () => Promise<void> }[] = []
     return {
       visitor: async (baseURL) => {
         const proxy = await startWatchingProxy(baseURL)
         proxies.push(proxy)
-        return new WebKitVisitor(driver, proxy, version)
+        return new WebKitVisitor(driver, proxy, version, narrowest)
       },
       stop: async () => {
         await driver.quit().catch(() => undefined)

@@ -12,6 +12,7 @@ import { DESKTOP, type InPage, type Screen, type Visitor } from './visitor'
 
 export class FirefoxVisitor implements Visitor {
   readonly engine = 'firefox'
+  readonly narrowest = 0
   readonly problems: ProblemLog
   private context: BrowserContext | undefined
   private page: Page | undefined
@@ -68,7 +69,7 @@ export class FirefoxVisitor implements Visitor {
   }
 
   run<A, R>(check: InPage<A, R>, arg: A): Promise<R> {
-    return this.current().evaluate(check as (arg: A) => R, arg) as Promise<R>
+    return this.current().evaluate(check as (arg: unknown) => R, arg as unknown) as Promise<R>
   }
 
   // Not Puppeteer's locators: their polling evaluates strings, which the site's CSP refuses.

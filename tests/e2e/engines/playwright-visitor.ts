@@ -10,6 +10,7 @@ import { screenshotFile } from './screenshots'
 import { DESKTOP, type Engine, type InPage, type Screen, type Visitor } from './visitor'
 
 export class PlaywrightVisitor implements Visitor {
+  readonly narrowest = 0
   readonly problems: PageProblems
   private context: BrowserContext | undefined
   private page: Page | undefined
@@ -68,7 +69,7 @@ export class PlaywrightVisitor implements Visitor {
   }
 
   run<A, R>(check: InPage<A, R>, arg: A): Promise<R> {
-    return this.current().evaluate(check, arg) as Promise<R>
+    return this.current().evaluate(check as (arg: unknown) => R | Promise<R>, arg as unknown) as Promise<R>
   }
 
   async click(selector: string): Promise<void> {

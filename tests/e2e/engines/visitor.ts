@@ -25,6 +25,8 @@ export interface Visitor {
   /** The engine and how it is driven, e.g. `webkit (WebKitGTK 2.50.6, Selenium/WebKitWebDriver)`. */
   readonly name: string
   readonly engine: Engine
+  /** The narrowest screen this driver can show, in CSS px (WebKitGTK's window cannot be a phone's). */
+  readonly narrowest: number
   /** What went wrong on the pages so far: console errors, page errors, failed requests of the site. */
   readonly problems: ProblemLog
   /**
@@ -52,12 +54,12 @@ export interface Visitor {
 }
 
 /** Runs `check` in the page until it returns a truthy value, or fails after `timeoutMs`. */
-export async function until<A, R>(visitor: Visitor, check: InPage<A, R>, arg: A, { timeoutMs = 10_000, what = 'the page' } = {}): Promise<R> {
+export async function until<A, R>(visitor: Visitor, check: InPage<A, R>, arg: A, { timeoutMs = 10_000, what = 'the page' } = {}): Promise<NonNullable<R>> {
   const deadline = Date.now() + timeoutMs
   let last: R
   do {
     last = await visitor.run(check, arg)
-    if (last) return last
+    if (last) return last as NonNullable<R>
     await new Promise((resolve) => setTimeout(resolve, 100))
   } while (Date.now() < deadline)
   throw new Error(`waited ${timeoutMs} ms for ${what}; the check last returned ${JSON.stringify(last)}`)

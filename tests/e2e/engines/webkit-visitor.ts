@@ -20,11 +20,19 @@ export class WebKitVisitor implements Visitor {
   private size = { width: 0, height: 0 }
   private reportsBefore: number
 
+  /**
+   * MiniBrowser's toolbar keeps its window from getting narrower than about 450 px, so phone widths
+   * cannot be shown in WebKitGTK here; Playwright's WebKit shows them on CI.
+   */
+  readonly narrowest: number
+
   constructor(
     private readonly driver: WebDriver,
     private readonly proxy: WatchingProxy,
     private readonly version: string,
+    narrowest: number,
   ) {
+    this.narrowest = narrowest
     this.problems = proxy.problems
     this.problems.take()
     this.reportsBefore = proxy.reports()
@@ -37,12 +45,18 @@ export class WebKitVisitor implements Visitor {
   /** Sizes the window so that the page's viewport (innerWidth × innerHeight) is `screen`. */
   private async setScreen(screen: Screen): Promise<void> {
     if (this.size.width === screen.width && this.size.height === screen.height) return
+    if (screen.width < this.narrowest) throw new Error(`WebKitGTK's window is at least ${this.narrowest} px wide; ${screen.width} px cannot be shown (see narrowest)`)
     const window = this.driver.manage().window()
+    const inner = () => this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
     await window.setRect({ width: screen.width, height: screen.height })
-    const [inner, outer] = await this.driver.executeScript<[[number, number], [number, number]]>('return [[innerWidth, innerHeight], [outerWidth, outerHeight]]')
-    if (inner[0] !== screen.width || inner[1] !== screen.height) {
-      await window.setRect({ width: screen.width + outer[0] - inner[0], height: screen.height + outer[1] - inner[1] })
+    // The window's frame and toolbar take their share: grow the window by what the page lacks.
+    const [width, height] = await inner()
+    if (width !== screen.width || height !== screen.height) {
+      const { width: outerWidth, height: outerHeight } = await window.getRect()
+      await window.setRect({ width: outerWidth + screen.width - width, height: outerHeight + screen.height - height })
     }
+    const [finalWidth] = await inner()
+    if (finalWidth !== screen.width) throw new Error(`WebKitGTK's page is ${finalWidth} px wide in a window sized for ${screen.width} px`)
     this.size = { width: screen.width, height: screen.height }
   }
 
@@ -80,12 +94,23 @@ export class WebKitVisitor implements Visitor {
     return answer.value as R
   }
 
+  /** As Playwright does, waits (5 s at most) for the element to become clickable: shown, in place, not covered. */
   async click(selector: string): Promise<void> {
-    await this.driver.findElement(By.css(selector)).click()
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const element = await this.driver.findElement(By.css(selector))
+        await this.driver.executeScript('arguments[0].scrollIntoView({ block: "center", behavior: "instant" })', element)
+        await element.click()
+        return
+      } catch (error) {
+        if (attempt >= 25 || !(error instanceof Error) || !/NotInteractable|ClickIntercepted|NoSuchElement|StaleElement/.test(error.name)) throw error
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    }
   }
 
   async type(selector: string, text: string): Promise<void> {
-    await this.driver.findElement(By.css(selector)).sendKeys(text)
+    await (await this.driver.findElement(By.css(selector))).sendKeys(text)
   }
 
   async press(key: 'Escape' | 'Enter'): Promise<void> {
@@ -102,7 +127,7 @@ export class WebKitVisitor implements Visitor {
 
   async screenshot(name: string): Promise<string> {
     const file = screenshotFile(name)
-    const png = await this.driver.findElement(By.css('html')).takeScreenshot()
+    const png = await (await this.driver.findElement(By.css('html'))).takeScreenshot()
     writeFileSync(file, Buffer.from(png, 'base64'))
     return file
   }
