@@ -20,8 +20,8 @@ for (const { lng, prefix, next } of LANGUAGES) {
     await visitor.click('.lang-dropdown__button')
     expect(await visitor.run(attributes, [['.lang-dropdown__button', 'aria-expanded']])).toEqual(['true'])
     await visitor.click(`.lang-dropdown__link[hreflang="${next.lng}"]`)
-    await until(visitor, (path) => location.pathname + location.search + location.hash === path, `${next.path}?ref=e2e#mission`, { what: 'the new address' })
-    await until(visitor, (lang) => document.documentElement.lang === lang && document.readyState === 'complete', next.lng, { what: 'the page in the new language' })
+    await until(visitor, (path) => location.pathname + location.search + location.hash === path && document.readyState === 'complete', `${next.path}?ref=e2e#mission`, { what: 'the new address' })
+    await until(visitor, (lang) => document.documentElement?.lang === lang && document.readyState === 'complete', next.lng, { what: 'the page in the new language' })
   })
 }
 

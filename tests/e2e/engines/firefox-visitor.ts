@@ -10,6 +10,9 @@ import { isAborted, ProblemLog } from './problem-log'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type InPage, type Screen, type Visitor } from './visitor'
 
+/** Firefox's status code of a load it aborted itself (0x804B0002). */
+const NS_BINDING_ABORTED = 2152398850
+
 export class FirefoxVisitor implements Visitor {
   readonly engine = 'firefox'
   readonly narrowest = 0
@@ -37,7 +40,11 @@ export class FirefoxVisitor implements Visitor {
       page.on('console', (message) => {
         if (message.type() === 'error') this.problems.consoleError(consoleText(message.text(), message.args().length), message.location().url ?? '')
       })
-      page.on('pageerror', (error) => this.problems.pageError(error instanceof Error ? (error.stack ?? error.message) : String(error)))
+      page.on('pageerror', (error) => {
+        const text = error instanceof Error ? (error.stack ?? error.message) : String(error)
+        // A font download the browser cut short (a navigation), which Firefox logs as an error: NS_BINDING_ABORTED.
+        if (!text.includes(`status=${NS_BINDING_ABORTED}`)) this.problems.pageError(text)
+      })
       page.on('response', (response) => this.problems.response(response.request().method(), response.url(), response.status()))
       page.on('requestfailed', (request) => {
         const reason = request.failure()?.errorText ?? 'unknown error'
