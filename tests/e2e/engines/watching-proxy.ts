@@ -36,12 +36,20 @@ const PROBE = `(() => {
 })()
 `
 
-export type WatchingProxy = { origin: string; problems: ProblemLog; reports: () => number; close: () => Promise<void> }
+export type WatchingProxy = {
+  origin: string
+  problems: ProblemLog
+  reports: () => number
+  /** The status of the last document answered at `url` (WebKitGTK's Navigation Timing has no responseStatus). */
+  documentStatus: (url: string) => number | undefined
+  close: () => Promise<void>
+}
 
 /** Starts a proxy to the site at `target` on a free port of 127.0.0.1; its `problems` are the site's, as seen by the browser. */
 export async function startWatchingProxy(target: string): Promise<WatchingProxy> {
   const upstream = new URL(target)
   let reports = 0
+  const documents = new Map<string, number>()
   let origin = ''
   let problems: ProblemLog
   const server: Server = createServer((incoming, outgoing) => {
@@ -56,6 +64,7 @@ export async function startWatchingProxy(target: string): Promise<WatchingProxy>
     for (const name of ['origin', 'referer'] as const) headers[name] &&= String(headers[name]).replace(origin, upstream.origin)
     const forward = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
       problems.response(incoming.method ?? 'GET', url, answer.statusCode ?? 0)
+      if (incoming.headers['sec-fetch-dest'] === 'document') documents.set(url, answer.statusCode ?? 0)
       if (answer.headers.location) answer.headers.location = answer.headers.location.replace(upstream.origin, origin)
       const isHtml = (answer.headers['content-type'] ?? '').startsWith('text/html')
       if (!isHtml) {
@@ -87,6 +96,7 @@ export async function startWatchingProxy(target: string): Promise<WatchingProxy>
     origin,
     problems,
     reports: () => reports,
+    documentStatus: (url) => documents.get(url),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

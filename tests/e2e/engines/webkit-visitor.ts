@@ -77,8 +77,7 @@ export class WebKitVisitor implements Visitor {
     await this.driver.get(url)
     this.opened = true
     if (hydrate && !(await this.run(settled, 15_000))) throw new Error(`${path}: the client never signalled data-client-loaded`)
-    const [navigation] = await this.run(() => (performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]).map((entry) => entry.responseStatus ?? 0), null)
-    return navigation ?? 0
+    return this.proxy.documentStatus(await this.driver.getCurrentUrl()) ?? 0
   }
 
   async resize(screen: Screen): Promise<void> {
