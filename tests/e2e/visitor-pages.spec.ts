@@ -3,7 +3,7 @@
  * (tests/e2e/engines): nothing overflows sideways, every image a visitor scrolls past loads, the
  * banner is the page's one h1 and its photo is fetched first, and the page logs no error (the
  * `visitor` fixture fails the test on any). Each run leaves full-page screenshots in
- * tests/e2e/screenshots/<engine>-<page>-<screen>.png to look at.
+ * tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, test } from './engines/engine-fixtures'
@@ -14,6 +14,13 @@ const SCREENS = [
   ['phone', PHONE],
   ['desktop', DESKTOP],
 ] as const
+
+/** '/' -> 'hy-home', '/en/about' -> 'en-about': the screenshot's name. */
+function pageName(address: string): string {
+  const [, first = '', second = ''] = address.split('/')
+  const prefixed = first === 'en' || first === 'ru'
+  return `${prefixed ? first : 'hy'}-${(prefixed ? second : first) || 'home'}`
+}
 
 for (const [device, screen] of SCREENS) {
   test.describe(`on a ${device}`, () => {
@@ -37,7 +44,7 @@ for (const [device, screen] of SCREENS) {
         expect(await visitor.run(() => document.querySelectorAll('h1').length, null)).toBe(1)
         expect(await visitor.run(isShown, 'h1')).toBe(true)
 
-        await visitor.screenshot(`${visitor.engine}-${address.replaceAll('/', '-') || 'hy-home'}-${device}`)
+        await visitor.screenshot(`${visitor.engine}-${pageName(address)}-${device}`)
       })
     }
   })
