@@ -47,16 +47,26 @@ export class WebKitVisitor implements Visitor {
     if (this.size.width === screen.width && this.size.height === screen.height) return
     if (screen.width < this.narrowest) throw new Error(`WebKitGTK's window is at least ${this.narrowest} px wide; ${screen.width} px cannot be shown (see narrowest)`)
     const window = this.driver.manage().window()
-    const inner = () => this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
+    // GTK resizes asynchronously: read the page's size once it has stopped changing.
+    const settledSize = async () => {
+      let last = await this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
+      for (let read = 0, unchanged = 0; read < 30 && unchanged < 3; read += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const now = await this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
+        unchanged = now[0] === last[0] && now[1] === last[1] ? unchanged + 1 : 0
+        last = now
+      }
+      return last
+    }
     await window.setRect({ width: screen.width, height: screen.height })
     // The window's frame and toolbar take their share: grow the window by what the page lacks.
-    const [width, height] = await inner()
-    if (width !== screen.width || height !== screen.height) {
-      const { width: outerWidth, height: outerHeight } = await window.getRect()
-      await window.setRect({ width: outerWidth + screen.width - width, height: outerHeight + screen.height - height })
+    let [width, height] = await settledSize()
+    for (let attempt = 0; attempt < 4 && (width !== screen.width || height !== screen.height); attempt += 1) {
+      const outer = await window.getRect()
+      await window.setRect({ width: Math.max(1, outer.width + screen.width - width), height: Math.max(1, outer.height + screen.height - height) })
+      ;[width, height] = await settledSize()
     }
-    const [finalWidth] = await inner()
-    if (finalWidth !== screen.width) throw new Error(`WebKitGTK's page is ${finalWidth} px wide in a window sized for ${screen.width} px`)
+    if (width !== screen.width) throw new Error(`WebKitGTK's page is ${width} px wide in a window sized for ${screen.width} px`)
     this.size = { width: screen.width, height: screen.height }
   }
 
