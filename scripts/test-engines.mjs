@@ -26,6 +26,11 @@ const ENGINES = [
 ]
 
 const wanted = process.env.E2E_ENGINES ? process.env.E2E_ENGINES.split(',').map((name) => name.trim()) : ENGINES.map((engine) => engine.name)
+const unknown = wanted.filter((name) => !ENGINES.some((engine) => engine.name === name))
+if (unknown.length > 0) {
+  console.error(`test:engines: unknown engine(s) ${unknown.join(', ')}; E2E_ENGINES takes ${ENGINES.map((engine) => engine.name).join(', ')}`)
+  process.exit(1)
+}
 const chosen = ENGINES.filter((engine) => wanted.includes(engine.name))
 const missing = chosen.filter((engine) => engine.needs.some((file) => !existsSync(file)))
 const present = chosen.filter((engine) => !missing.includes(engine))
