@@ -10,6 +10,7 @@
  * `data-client-loaded="true"` once every island due at idle has hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
+import { reportUnlessLeaving } from './load-failures'
 import { reportCaughtError, startTelemetryWhenIdle } from './telemetry/schedule'
 import { afterLoadWhenIdle } from './when-idle'
 
@@ -94,10 +95,12 @@ function hydrateIslands(): void {
     const name = marker.dataset.island
     const island: Island | undefined = isIslandName(name) ? islands[name] : undefined
     const hydrate = () =>
-      hydrateMarker(marker).catch((error: unknown) => {
-        console.error(error)
-        reportCaughtError(error)
-      })
+      hydrateMarker(marker).catch((error: unknown) =>
+        reportUnlessLeaving(() => {
+          console.error(error)
+          reportCaughtError(error)
+        }),
+      )
     if (island?.hydrate === 'visible') whenNearViewport(marker, () => void hydrate())
     else dueNow.push(hydrate())
   }

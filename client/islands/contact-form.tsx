@@ -5,6 +5,7 @@
  * the site's own /api/contact, and reports the outcome in a toast.
  */
 import { useRef, useState, type FormEvent } from 'react'
+import { wholeWordsStyle } from '../../src/shared/longest-word'
 import { toast, Toaster } from '../toasts/toaster'
 import {
   COMMENTS_INPUT_MAX,
@@ -134,7 +135,7 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
   return (
     <>
       <form className="contact-form" method="post" action={action} noValidate aria-busy={submitting} onSubmit={submit}>
-        {texts.title && <h2 className="contact-form__title">{texts.title}</h2>}
+        {texts.title && <h2 className="contact-form__title" style={wholeWordsStyle(texts.title)}>{texts.title}</h2>}
         {notice && (
           <p className={`contact-form__notice contact-form__notice--${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
             {notice.text}

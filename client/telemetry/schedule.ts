@@ -4,6 +4,7 @@
  * (web-vitals reads buffered performance entries, so LCP, CLS and TTFB measured before then are
  * still reported), or when the entry has a caught error to report.
  */
+import { reportUnlessLeaving } from '../load-failures'
 import { afterLoadWhenIdle } from '../when-idle'
 
 const IDLE_TIMEOUT_MS = 5000
@@ -12,7 +13,7 @@ export function startTelemetryWhenIdle(): void {
   afterLoadWhenIdle(() => {
     import('./reporter').then(
       (reporter) => reporter.startTelemetry(),
-      (error: unknown) => console.warn('telemetry chunk failed to load', error),
+      (error: unknown) => reportUnlessLeaving(() => console.warn('telemetry chunk failed to load', error)),
     )
   }, IDLE_TIMEOUT_MS)
 }

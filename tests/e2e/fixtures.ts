@@ -22,6 +22,7 @@ import {
   type Page,
   type Response,
 } from '@playwright/test'
+import { isAborted, ProblemLog } from './engines/problem-log'
 
 export { expect }
 export type { Page, Response }
@@ -43,81 +44,24 @@ export const IMAGE_SCREENS = [
   ['1280 px', { ...desktop, deviceScaleFactor: 1 }],
 ] as const
 
-type Allowance = { url: string | RegExp; status: number | undefined }
-
 /**
- * Collects what should never happen on a page of ours. Failed requests count only on the site's own
- * origin (the site loads nothing else); `Failed to load resource` console lines for such requests are
- * left to the response check, so an allowed 404 is not reported twice.
+ * The problem log (./engines/problem-log.ts) fed by Playwright's events: every page of a context,
+ * popups included.
  */
-export class PageProblems {
-  private problems: string[] = []
-  private allowances: Allowance[] = []
-
-  constructor(private readonly origin: string) {}
-
-  /** Expects a failure: `url` is a path ('/en/nope', matched without the query), a full URL, or a RegExp on the full URL. */
-  allow(url: string | RegExp, status?: number): void {
-    this.allowances.push({ url, status })
-  }
-
-  /** Returns the problems collected so far and forgets them. */
-  take(): string[] {
-    const taken = this.problems
-    this.problems = []
-    return taken
-  }
-
+export class PageProblems extends ProblemLog {
   /** Starts listening on every page of `context`, popups included. */
   watch(context: BrowserContext): void {
     context.on('console', (message) => {
-      if (message.type() !== 'error') return
-      const where = message.location().url
-      if (message.text().startsWith('Failed to load resource') && this.isOwn(where)) return
-      this.problems.push(`console error: ${message.text()}${where ? ` (${where})` : ''}`)
+      if (message.type() === 'error') this.consoleError(message.text(), message.location().url)
     })
     context.on('weberror', (webError) => {
       const error = webError.error()
-      this.problems.push(`page error: ${error.stack ?? error.message}`)
+      this.pageError(error.stack ?? error.message)
     })
-    context.on('response', (response) => {
-      const url = response.url()
-      if (response.status() < 400 || !this.isOwn(url) || this.isAllowed(url, response.status())) return
-      this.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${url}`)
-    })
+    context.on('response', (response) => this.response(response.request().method(), response.url(), response.status()))
     context.on('requestfailed', (request) => {
       const failure = request.failure()?.errorText ?? 'unknown error'
-      // Aborted: a navigation replaced the page while it was still loading; not the site's fault.
-      if (failure === 'net::ERR_ABORTED' || !this.isOwn(request.url()) || this.isAllowed(request.url())) return
-      this.problems.push(`request failed (${failure}): ${request.method()} ${request.url()}`)
-    })
-  }
-
-  /** Throws one error listing everything collected, and forgets it. */
-  assertNone(): void {
-    const problems = this.take()
-    if (problems.length > 0) {
-      throw new Error(
-        `the page reported ${problems.length} problem(s); call pageProblems.allow(url, status) if one is expected:\n` +
-          problems.map((problem) => `  - ${problem}`).join('\n'),
-      )
-    }
-  }
-
-  private isOwn(url: string): boolean {
-    try {
-      return new URL(url).origin === this.origin
-    } catch {
-      return false
-    }
-  }
-
-  private isAllowed(url: string, status?: number): boolean {
-    const { pathname } = new URL(url)
-    return this.allowances.some((allowance) => {
-      if (allowance.status !== undefined && status !== undefined && allowance.status !== status) return false
-      if (allowance.url instanceof RegExp) return allowance.url.test(url)
-      return allowance.url.startsWith('/') ? allowance.url === pathname : allowance.url === url
+      this.requestFailed(request.method(), request.url(), failure, isAborted(failure))
     })
   }
 }

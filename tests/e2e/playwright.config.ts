@@ -10,6 +10,12 @@
  * `npx playwright test -c tests/e2e/playwright.config.ts routes.spec.ts`. A failure leaves a
  * screenshot and a trace in tests/e2e/test-results/port-<port>/.
  *
+ * Engines (E2E_ENGINES, comma-separated; docs/decisions/0008-browser-engines.md):
+ * - unset or `chromium`: every spec in Chromium (`npm test`);
+ * - `firefox`, `webkit`: the engine-neutral specs (visitor-*.spec.ts) in Playwright's own builds (CI);
+ * - `firefox-esr`, `webkitgtk`: the engine-neutral specs in Debian's browsers, driven through
+ *   Puppeteer (WebDriver BiDi) and WebKitWebDriver (`npm run test:engines`, scripts/test-engines.mjs).
+ *
  * This file is evaluated again in every worker process; the values the main process picks (port,
  * Chromium path) are handed down through the environment so every process agrees on them.
  */
@@ -32,7 +38,13 @@ async function firstFreePort(from: number): Promise<number> {
 
 const externalServer = process.env.E2E_BASE_URL?.replace(/\/+$/, '')
 if (!externalServer) process.env.E2E_PORT ??= String(await firstFreePort(8799))
-if (!process.env.E2E_CHROMIUM) {
+const ENGINES = (process.env.E2E_ENGINES || 'chromium').split(',').map((engine) => engine.trim())
+const UNKNOWN = ENGINES.filter((engine) => !['chromium', 'firefox', 'webkit', 'firefox-esr', 'webkitgtk'].includes(engine))
+if (UNKNOWN.length > 0) throw new Error(`E2E_ENGINES: unknown engine(s) ${UNKNOWN.join(', ')}`)
+/** The specs every engine runs: they reach the browser only through tests/e2e/engines/visitor.ts. */
+const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
+
+if (ENGINES.includes('chromium') && !process.env.E2E_CHROMIUM) {
   process.env.E2E_CHROMIUM = await chromiumPath()
   console.log(`browser tests: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`)
 }
@@ -45,7 +57,7 @@ const baseURL = externalServer ?? `http://127.0.0.1:${process.env.E2E_PORT}`
 const serverLog = process.env.TEST_LOG_DIR ? `${process.env.TEST_LOG_DIR}/browser-tests-wrangler.log` : null
 const isCI = Boolean(process.env.CI)
 
-export default defineConfig({
+export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'webkitgtk' }>({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   // One folder per server port: runs side by side in one working tree never wipe each other's artifacts.
@@ -58,11 +70,14 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [[isCI ? 'line' : 'list'], ['./summary-reporter.ts']],
+  projects: ENGINES.map((engine) => {
+    if (engine === 'chromium') return { name: engine, use: { browserName: 'chromium', launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS } } }
+    if (engine === 'firefox' || engine === 'webkit') return { name: engine, testMatch: ENGINE_NEUTRAL, use: { browserName: engine, launchOptions: {} } }
+    return { name: engine, testMatch: ENGINE_NEUTRAL, use: { driver: engine as 'firefox-esr' | 'webkitgtk' } }
+  }),
   use: {
     baseURL,
-    browserName: 'chromium',
     headless: true,
-    launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
     serviceWorkers: 'block',
     trace: 'retain-on-failure',

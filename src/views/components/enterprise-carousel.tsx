@@ -16,6 +16,7 @@ import { localizeHtml } from './rich-text'
 import { resolveLink } from './smart-link'
 import type { CarouselProps } from '../../../client/islands/carousel'
 import { Island } from '../island'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 export type EnterpriseSlide = {
   id: string
@@ -67,7 +68,7 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
             <article className="enterprise-card">
               <Image className="enterprise-card__image" src={slide.image} fallback={FALLBACK.enterprise} alt={slide.title} width={640} height={440} layout="card" />
               <div className="enterprise-card__body">
-                {slide.title ? <h3 className="enterprise-card__title">{slide.title}</h3> : null}
+                {slide.title ? <h3 className="enterprise-card__title" style={wholeWordsStyle(slide.title)}>{slide.title}</h3> : null}
                 <div className="rich-text enterprise-card__text" dangerouslySetInnerHTML={{ __html: slide.html }} />
                 <a
                   className="enterprise-card__link"

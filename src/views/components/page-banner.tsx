@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react'
 import type { Lng } from '../../shared/languages'
+import { wholeWordsStyle } from '../../shared/longest-word'
 import { FALLBACK, Image } from './image'
 import { RichText } from './rich-text'
 
@@ -23,7 +24,7 @@ export function PageBanner({ lng, image, title, description = '', variant = 'pag
     <section className={`page-banner page-banner--${variant}`} aria-labelledby="page-title">
       <Image className="page-banner__image" src={image} fallback={FALLBACK.banner} alt={title} width={1920} height={1080} layout="banner" priority />
       <div className="container page-banner__content">
-        <h1 id="page-title" className="page-banner__title">
+        <h1 id="page-title" className="page-banner__title" style={wholeWordsStyle(title)}>
           {title}
         </h1>
         <RichText className="rich-text page-banner__text" html={description} lng={lng} />

@@ -13,6 +13,7 @@ import { hasText, RichText } from '../components/rich-text'
 import { AboutMission } from '../sections/about-mission'
 import { AboutPartners } from '../sections/about-partners'
 import { SectionBoundary } from '../components/section-boundary'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
   const pick = localizer(lng)
@@ -35,7 +36,7 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
             <div className="container about-intro__grid">
               <div className="about-intro__text">
                 {bannerTitle && title ? (
-                  <h2 id="about-intro-title" className="section-title">
+                  <h2 id="about-intro-title" className="section-title" style={wholeWordsStyle(title)}>
                     {title}
                   </h2>
                 ) : null}

@@ -4,6 +4,7 @@
  */
 import { getT } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 type ErrorViewProps = { code: string; title: string; subtitle: string; message: string; button: string; lng: Lng }
 
@@ -13,7 +14,7 @@ function ErrorView({ code, title, subtitle, message, button, lng }: ErrorViewPro
       <p className="error-view__code" aria-hidden="true">
         {code}
       </p>
-      <h1 id="error-title" className="error-view__title">
+      <h1 id="error-title" className="error-view__title" style={wholeWordsStyle(title)}>
         {title}
       </h1>
       {/* 'Page Not Found' over 'Page not found' reads twice in ru and hy: keep the second for screen readers only. */}

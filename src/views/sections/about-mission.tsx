@@ -4,6 +4,7 @@ import type { AboutPage } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { Image } from '../components/image'
 import { hasText, RichText } from '../components/rich-text'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 type AboutMissionProps = { lng: Lng; pick: Pick; about: AboutPage }
 
@@ -20,14 +21,14 @@ export function AboutMission({ lng, pick, about }: AboutMissionProps) {
         <div className="section-heading section-heading--center">
           {subtitle ? <p className="eyebrow">{subtitle}</p> : null}
           {title ? (
-            <h2 id="mission-title" className="section-heading__title">
+            <h2 id="mission-title" className="section-heading__title" style={wholeWordsStyle(title)}>
               {title}
             </h2>
           ) : null}
           <RichText html={description} lng={lng} className="rich-text section-heading__text" />
         </div>
         {cards.length > 0 ? (
-          <ul className="mission-grid">
+          <ul className="mission-grid" style={wholeWordsStyle(cards.map((card) => pick(card, 'title')).join(' '))}>
             {cards.map((card, index) => {
               const cardTitle = pick(card, 'title')
               return (

@@ -6,6 +6,7 @@ import type { Lng } from '../../shared/languages'
 import { Image, imageSrc } from '../components/image'
 import { hasText, RichText } from '../components/rich-text'
 import { SmartLink } from '../components/smart-link'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 type AboutPartnersProps = { lng: Lng; pick: Pick; about: AboutPage; t: Translate }
 
@@ -17,7 +18,7 @@ export function AboutPartners({ lng, pick, about, t }: AboutPartnersProps) {
     <section className="section about-partners" aria-labelledby="partners-title">
       <Image className="about-partners__background" src={about.thirdImage.img} alt="" width={1920} height={1080} layout="banner" />
       <div className="container about-partners__content">
-        <h2 id="partners-title" className="section-heading__title">
+        <h2 id="partners-title" className="section-heading__title" style={wholeWordsStyle(t('ui.partners'))}>
           {t('ui.partners')}
         </h2>
         <RichText html={description} lng={lng} className="rich-text rich-text--lead about-partners__text" />

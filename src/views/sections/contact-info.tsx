@@ -9,6 +9,7 @@ import type { Lng } from '../../shared/languages'
 import { Icon, type IconName } from '../components/icons'
 import { RichText } from '../components/rich-text'
 import { linkProps, SmartLink } from '../components/smart-link'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 /** The social networks of the contact payload, in display order, with their names. */
 export const SOCIAL_NETWORKS = [
@@ -48,13 +49,13 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
     <section className="section section--tinted contact-info" aria-labelledby="contact-info-title">
       <div className="container">
         <div className="section-heading section-heading--center">
-          <h2 id="contact-info-title" className="section-heading__title">
+          <h2 id="contact-info-title" className="section-heading__title" style={wholeWordsStyle(t('contact.titleAlt'))}>
             {t('contact.titleAlt')}
           </h2>
           <RichText html={pick(contact, 'description')} lng={lng} className="rich-text section-heading__text" />
         </div>
         {cards.length > 0 ? (
-          <ul className="info-cards">
+          <ul className="info-cards" style={wholeWordsStyle(cards.map((card) => card.title).join(' '))}>
             {cards.map((card) => (
               <li key={card.icon} className="info-card">
                 <span className="info-card__icon">
@@ -70,7 +71,7 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
         ) : null}
         {socials.length > 0 ? (
           <div className="follow-us">
-            <h3 className="follow-us__title">{t('contact.followUs')}</h3>
+            <h3 className="follow-us__title" style={wholeWordsStyle(t('contact.followUs'))}>{t('contact.followUs')}</h3>
             <ul className="social-links">
               {socials.map(({ key, name, props }) => (
                 <li key={key}>

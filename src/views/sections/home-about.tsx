@@ -5,6 +5,7 @@ import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
 import { FALLBACK, Image } from '../components/image'
 import { hasText, RichText } from '../components/rich-text'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 type HomeAboutProps = { lng: Lng; pick: Pick; about: HomePage['aboutHome'] }
 
@@ -19,7 +20,7 @@ export function HomeAbout({ lng, pick, about }: HomeAboutProps) {
           <Image src={about.img} fallback={FALLBACK.about} alt={title} width={800} height={600} layout="split" />
         </div>
         <div className="split__body">
-          <h2 id="home-about-title" className="section-title">
+          <h2 id="home-about-title" className="section-title" style={wholeWordsStyle(title)}>
             {title}
           </h2>
           <RichText html={description} lng={lng} />

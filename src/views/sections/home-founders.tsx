@@ -6,6 +6,7 @@ import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
 import { Image, imageSrc } from '../components/image'
 import { SectionHeading } from '../components/section-heading'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 type HomeFoundersProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate }
 
@@ -30,7 +31,7 @@ export function HomeFounders({ lng, pick, home, t }: HomeFoundersProps) {
                     {initials(name)}
                   </span>
                 )}
-                <h3 className="founder__name">{name}</h3>
+                <h3 className="founder__name" style={wholeWordsStyle(name)}>{name}</h3>
               </li>
             )
           })}

@@ -7,6 +7,7 @@ import { FALLBACK, Image } from '../components/image'
 import { RichText } from '../components/rich-text'
 import { SectionHeading } from '../components/section-heading'
 import { SmartLink } from '../components/smart-link'
+import { wholeWordsStyle } from '../../shared/longest-word'
 
 /** Where every service title leads (spec section 2). */
 export const SERVICES_LINK = '/services'
@@ -23,7 +24,7 @@ export function HomeServices({ lng, pick, home, t }: HomeServicesProps) {
           title={pick(home, 'servicesTitle') || t('ui.servicesTitle')}
           subtitle={pick(home, 'servicesSubTitle')}
         />
-        <ul className="service-grid">
+        <ul className="service-grid" style={wholeWordsStyle(home.servicesHome.map((service) => pick(service, 'title')).join(' '))}>
           {home.servicesHome.map((service, index) => {
             const title = pick(service, 'title')
             return (

@@ -1,0 +1,106 @@
+/**
+ * The visitor over Playwright: Chromium locally (`npm test`), and Playwright's own Chromium,
+ * Firefox and WebKit builds on CI. One browser context at a time; a phone screen gets a context of
+ * its own where the engine emulates phones (touch, `<meta name="viewport">`; Firefox cannot).
+ */
+import type { Browser, BrowserContext, Page } from '@playwright/test'
+import { PageProblems } from '../fixtures'
+import { settled } from './in-page'
+import { screenshotFile } from './screenshots'
+import { DESKTOP, type Engine, type InPage, type Screen, type Visitor } from './visitor'
+
+export class PlaywrightVisitor implements Visitor {
+  readonly narrowest = 0
+  readonly problems: PageProblems
+  private context: BrowserContext | undefined
+  private page: Page | undefined
+  private phone = false
+  private reportCount = 0
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly baseURL: string,
+    readonly engine: Engine,
+  ) {
+    this.problems = new PageProblems(new URL(baseURL).origin)
+  }
+
+  get name(): string {
+    return `${this.engine} ${this.browser.version()} (Playwright)`
+  }
+
+  private async pageFor(screen: Screen): Promise<Page> {
+    const phone = Boolean(screen.phone) && this.engine !== 'firefox'
+    if (!this.page || phone !== this.phone) {
+      await this.context?.close()
+      this.phone = phone
+      this.context = await this.browser.newContext({
+        baseURL: this.baseURL,
+        viewport: { width: screen.width, height: screen.height },
+        isMobile: phone,
+        hasTouch: phone,
+        serviceWorkers: 'block',
+      })
+      this.problems.watch(this.context)
+      this.context.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/client-errors') this.reportCount += 1
+      })
+      this.page = await this.context.newPage()
+    } else {
+      await this.page.setViewportSize({ width: screen.width, height: screen.height })
+    }
+    return this.page
+  }
+
+  private current(): Page {
+    if (!this.page) throw new Error('no page is open: call open() first')
+    return this.page
+  }
+
+  async open(path: string, { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}): Promise<number> {
+    const page = await this.pageFor(screen)
+    const response = await page.goto(path, { waitUntil: 'load' })
+    if (hydrate && !(await page.evaluate(settled, 15_000))) throw new Error(`${path}: the client never signalled data-client-loaded`)
+    return response?.status() ?? 0
+  }
+
+  async resize(screen: Screen): Promise<void> {
+    await this.current().setViewportSize({ width: screen.width, height: screen.height })
+  }
+
+  run<A, R>(check: InPage<A, R>, arg: A): Promise<R> {
+    return this.current().evaluate(check as (arg: unknown) => R | Promise<R>, arg as unknown) as Promise<R>
+  }
+
+  async click(selector: string): Promise<void> {
+    await this.current().locator(selector).first().click()
+  }
+
+  async type(selector: string, text: string): Promise<void> {
+    await this.current().locator(selector).first().pressSequentially(text)
+  }
+
+  async press(key: 'Escape' | 'Enter'): Promise<void> {
+    await this.current().keyboard.press(key)
+  }
+
+  async url(): Promise<string> {
+    return this.current().url()
+  }
+
+  async reports(): Promise<number> {
+    return this.reportCount
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const file = screenshotFile(name)
+    await this.current().screenshot({ path: file, fullPage: true })
+    return file
+  }
+
+  async close(): Promise<void> {
+    await this.context?.close()
+    this.context = undefined
+    this.page = undefined
+  }
+}

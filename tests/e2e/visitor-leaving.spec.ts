@@ -1,0 +1,19 @@
+/**
+ * A visitor who leaves a page right after its load event, before its islands and the telemetry
+ * chunk have loaded, in every engine: the loads cut short are not errors (client/load-failures.ts).
+ * Firefox aborts them as soon as the next navigation starts, and their imports reject as a failed
+ * chunk would; neither the page's console nor /api/client-errors may hear of it.
+ */
+import { PAGE_ADDRESSES } from '../support/page-addresses'
+import { expect, test } from './engines/engine-fixtures'
+
+for (const address of PAGE_ADDRESSES) {
+  test(`leaving ${address} right after its load event logs no error and reports nothing`, async ({ visitor }) => {
+    await visitor.open(address, { hydrate: false })
+    await visitor.open(address === '/en/about' ? '/en' : '/en/about')
+    // Past the time a deferred report would take to be sent from a page that had stayed.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(visitor.problems.take()).toEqual([])
+    expect(await visitor.reports()).toBe(0)
+  })
+}
