@@ -22,7 +22,7 @@ import { isAllowedUrl, type AllowedSource } from './source-policy'
 export type OpenOriginal = {
   format: RasterFormat
   size: Dimensions
-  /** Its size in bytes as declared (Content-Length of an uncompressed answer), else MAX_ORIGINAL_BYTES: what it may cost to transform. */
+  /** Its size in bytes as declared (Content-Length of an uncompressed answer), else MAX_ORIGINAL_BYTES (1 MB for a bundled file): what it may cost to transform. */
   bytes: number
   /** The whole file: the bytes already read, then the rest as it arrives; errors past MAX_ORIGINAL_BYTES. */
   body: ReadableStream<Uint8Array>
@@ -60,7 +60,7 @@ export async function openOriginal(source: AllowedSource, options: LoadOptions):
   try {
     const response = source.kind === 'asset' ? await options.assets.fetch(new Request(new URL(source.path, 'http://assets.local'), { signal })) : await fetchAllowed(source.url, options.origins, signal)
     if (!('status' in response)) return response
-    return await readHeader(response, signal, options.signal)
+    return await readHeader(response, signal, options.signal, source.kind === 'asset' ? BUNDLED_IMAGE_BYTES : MAX_ORIGINAL_BYTES)
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
     return failed('unavailable', 'origin-unavailable', timedOut ? `no answer within ${options.timeoutMs} ms` : `fetch failed: ${String(error)}`)
@@ -83,7 +83,14 @@ async function fetchAllowed(url: URL, origins: Set<string>, signal: AbortSignal)
   }
 }
 
-async function readHeader(response: Response, signal: AbortSignal, bodySignal: AbortSignal | undefined): Promise<LoadResult> {
+/**
+ * The size a bundled file counts as when ASSETS names none (it sends no Content-Length): the
+ * repository's own images, all far smaller (the largest is 44 KB); the 25 MB cap still
+ * counts the bytes.
+ */
+const BUNDLED_IMAGE_BYTES = 1024 * 1024
+
+async function readHeader(response: Response, signal: AbortSignal, bodySignal: AbortSignal | undefined, undeclaredBytes: number): Promise<LoadResult> {
   if (!response.ok) {
     await response.body?.cancel()
     const missing = response.status >= 400 && response.status < 500
@@ -120,7 +127,7 @@ async function readHeader(response: Response, signal: AbortSignal, bodySignal: A
         if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
           return giveUp(failed('refused', 'too-many-pixels', `original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`))
         }
-        const bytes = declared > 0 && !response.headers.get('Content-Encoding') ? declared : done ? headBytes.length : MAX_ORIGINAL_BYTES
+        const bytes = declared > 0 && !response.headers.get('Content-Encoding') ? declared : done ? headBytes.length : undeclaredBytes
         return { ok: true, original: streamingOriginal(format, read.size, bytes, head, headBytes.length, done, reader, bodySignal) }
       }
     } else if (headBytes.length >= 1024 || (done && headBytes.length > 0)) {

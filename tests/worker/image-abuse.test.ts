@@ -198,7 +198,8 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 
 describe('GET /_image: work is not thrown away', SLOW, () => {
   it('finishes a transform that outlasts the visitor\'s wait in the background and serves it from the cache next', async () => {
-    const origin = cms({ 'slow.jpg': serveBytes(cameraJpeg) })
+    // A camera photo of known size (under 8 MB), so the visitor may be given the original meanwhile.
+    const origin = cms({ 'slow.jpg': serveBytes(cameraJpeg, 'image/jpeg', { headers: { 'Content-Length': String(cameraJpeg.byteLength) } }) })
     // The visitor waits 5 s; the transform takes over 5.5 s and finishes within the 10 s the work may take.
     const images = countingImages(5_500)
     const bindings = { ...origin.bindings, IMAGES: images.binding, IMAGE_TRANSFORM_TIMEOUT_MS: '5000' }
