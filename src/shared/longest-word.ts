@@ -3,7 +3,7 @@
  * longest word fits the width they have (src/styles/base/whole-words.css). The server knows the
  * words, whatever the CMS sends, and the stylesheet knows the width, so each such element carries
  * its longest word's length as `--longest-word` and the stylesheet does the rest
- * (docs/decisions/0007-whole-words.md).
+ * (docs/decisions/0008-whole-words.md).
  */
 import type { CSSProperties } from 'react'
 

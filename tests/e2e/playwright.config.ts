@@ -10,7 +10,7 @@
  * `npx playwright test -c tests/e2e/playwright.config.ts routes.spec.ts`. A failure leaves a
  * screenshot and a trace in tests/e2e/test-results/port-<port>/.
  *
- * Engines (E2E_ENGINES, comma-separated; docs/decisions/0008-browser-engines.md):
+ * Engines (E2E_ENGINES, comma-separated; docs/decisions/0009-browser-engines.md):
  * - unset or `chromium`: every spec in Chromium (`npm test`);
  * - `firefox`, `webkit`: the engine-neutral specs (visitor-*.spec.ts) in Playwright's own builds (CI);
  * - `firefox-esr`, `webkitgtk`: the engine-neutral specs in Debian's browsers, driven through

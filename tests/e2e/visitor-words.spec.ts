@@ -1,5 +1,5 @@
 /**
- * Whole words (docs/decisions/0007-whole-words.md), in every engine: on every page, in hy, en and
+ * Whole words (docs/decisions/0008-whole-words.md), in every engine: on every page, in hy, en and
  * ru, at 320, 375, 768, 1024, 1280 and 1920 px, no word of a heading, card title, button, label or
  * navigation link is laid out across two lines. Each word's line boxes are measured with
  * Range.getClientRects() (tests/e2e/engines/in-page.ts); the phone menu is opened to measure its links.
