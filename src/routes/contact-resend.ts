@@ -10,11 +10,10 @@
  *   over RESEND_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER; 503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { resendDeadLetters } from '../contact'
 import type { AppEnv } from '../env'
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyPublishCall } from './publish-signature'
+import { readSignedBody, signedCallGuards } from './signed-call'
 
 export const RESEND_PATH = '/api/contact/resend'
 /** Bytes: room for a few hundred ids. */
@@ -24,36 +23,22 @@ const ResendSchema = z.strictObject({ ids: z.array(z.string().min(1).max(64)).mi
 
 export const contactResend = new Hono<AppEnv>()
 
-contactResend.post(
-  RESEND_PATH,
-  async (c, next) => {
-    const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
-    const { success } = await c.env.PUBLISH_RATE_LIMITER.limit({ key: `resend:${client}` })
-    if (!success) return c.json({ error: 'too many calls' }, 429, { 'Retry-After': '60' })
-    return next()
-  },
-  bodyLimit({ maxSize: RESEND_BODY_LIMIT, onError: (c) => c.json({ error: `body over ${RESEND_BODY_LIMIT} bytes` }, 413) }),
-  async (c) => {
-    c.header('Cache-Control', 'no-store')
-    const secret = c.env.PUBLISH_SECRET
-    if (!secret) return c.json({ error: 'not configured: set the PUBLISH_SECRET secret' }, 503)
-    const body = await c.req.text()
-    const verdict = await verifyPublishCall({
-      secret,
-      body,
-      timestamp: c.req.header(TIMESTAMP_HEADER),
-      signature: c.req.header(SIGNATURE_HEADER),
-      kv: c.env.CONTENT_CACHE,
-    })
-    if (!verdict.ok) return c.json({ error: `signature ${verdict.reason}` }, 401)
-    let parsed: unknown
-    try {
-      parsed = body.trim() ? JSON.parse(body) : {}
-    } catch {
-      return c.json({ error: 'body is not JSON' }, 400)
-    }
-    const request = ResendSchema.safeParse(parsed)
-    if (!request.success) return c.json({ error: 'body must be {} or {"ids": ["<id>", ...]}' }, 400)
-    return c.json(await resendDeadLetters(c.env, request.data.ids))
-  },
-)
+const RESEND_CALL = {
+  name: 'resend',
+  maxBytes: RESEND_BODY_LIMIT,
+  tooMany: 'too many calls',
+  notConfigured: 'not configured: set the PUBLISH_SECRET secret',
+}
+
+const [rateLimit, limitBody] = signedCallGuards(RESEND_CALL)
+
+contactResend.post(RESEND_PATH, rateLimit, limitBody, async (c) => {
+  c.header('Cache-Control', 'no-store')
+  const request = await readSignedBody(c, {
+    schema: ResendSchema,
+    notConfigured: RESEND_CALL.notConfigured,
+    invalid: { error: 'body must be {} or {"ids": ["<id>", ...]}' },
+  })
+  if (!request.ok) return request.response
+  return c.json(await resendDeadLetters(c.env, request.data.ids))
+})

@@ -12,7 +12,6 @@
  *   503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { PAYLOAD_ENDPOINTS } from '../content/client'
 import { refreshPayloads } from '../content/refresh'
@@ -21,7 +20,7 @@ import type { AppEnv } from '../env'
 import { pagePurgerFor } from '../middleware/page-cache/purge'
 import { reportError } from '../observability'
 import { PAGE_PATHS } from './pages'
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyPublishCall } from './publish-signature'
+import { readSignedBody, signedCallGuards } from './signed-call'
 
 export const PUBLISH_PATH = '/api/publish'
 /** Bytes: a list of endpoint names is far smaller. */
@@ -35,36 +34,26 @@ const PublishSchema = z.strictObject({
 
 export const publish = new Hono<AppEnv>()
 
+const PUBLISH_CALL = {
+  name: 'publish',
+  maxBytes: PUBLISH_BODY_LIMIT,
+  tooMany: 'too many publish calls',
+  notConfigured: 'publish hook not configured: set the PUBLISH_SECRET secret',
+}
+
+const [rateLimit, limitBody] = signedCallGuards(PUBLISH_CALL)
+
 publish.post(
   PUBLISH_PATH,
-  async (c, next) => {
-    const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
-    const { success } = await c.env.PUBLISH_RATE_LIMITER.limit({ key: `publish:${client}` })
-    if (!success) return c.json({ error: 'too many publish calls' }, 429, { 'Retry-After': '60' })
-    return next()
-  },
-  bodyLimit({ maxSize: PUBLISH_BODY_LIMIT, onError: (c) => c.json({ error: `body over ${PUBLISH_BODY_LIMIT} bytes` }, 413) }),
+  rateLimit,
+  limitBody,
   async (c) => {
-    const secret = c.env.PUBLISH_SECRET
-    if (!secret) return c.json({ error: 'publish hook not configured: set the PUBLISH_SECRET secret' }, 503)
-    const body = await c.req.text()
-    const verdict = await verifyPublishCall({
-      secret,
-      body,
-      timestamp: c.req.header(TIMESTAMP_HEADER),
-      signature: c.req.header(SIGNATURE_HEADER),
-      kv: c.env.CONTENT_CACHE,
+    const request = await readSignedBody(c, {
+      schema: PublishSchema,
+      notConfigured: PUBLISH_CALL.notConfigured,
+      invalid: { error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}', allowed: PAYLOAD_ENDPOINTS },
     })
-    if (!verdict.ok) return c.json({ error: `signature ${verdict.reason}` }, 401)
-
-    let parsed: unknown
-    try {
-      parsed = body.trim() ? JSON.parse(body) : {}
-    } catch {
-      return c.json({ error: 'body is not JSON' }, 400)
-    }
-    const request = PublishSchema.safeParse(parsed)
-    if (!request.success) return c.json({ error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}', allowed: PAYLOAD_ENDPOINTS }, 400)
+    if (!request.ok) return request.response
 
     const report = await refreshPayloads({
       env: c.env,
