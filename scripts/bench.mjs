@@ -39,6 +39,7 @@
  * BENCH_LIGHTHOUSE_PATH=/ru/contact-us points it at another page, or at several, comma-separated
  * (BENCH_LIGHTHOUSE_PATH=/,/ru/about), with a summary of their median runs at the end.
  * BENCH_IMAGE_CONTENT=camera (or bundled) runs step 5 for that content alone.
+ * BENCH_ONLY=serving runs steps 3 and 4 alone (no simulation either);
  * BENCH_ONLY=navigations runs step 6 alone; BENCH_SKIP_NAVIGATIONS=1 skips it;
  * BENCH_NAVIGATION_RUNS (3) is the runs per pair and mode.
  * BENCH_TIMEOUT_MINUTES (default 15) bounds the whole run.
@@ -66,6 +67,7 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3
 const ONLY_LIGHTHOUSE = process.env.BENCH_ONLY === 'lighthouse'
 const ONLY_IMAGES = process.env.BENCH_ONLY === 'images'
 const ONLY_NAVIGATIONS = process.env.BENCH_ONLY === 'navigations'
+const ONLY_SERVING = process.env.BENCH_ONLY === 'serving'
 if (process.env.BENCH_ONLY === 'image-abuse') {
   await measureImageAbuse()
   process.exit(0)
@@ -105,8 +107,8 @@ const site = await startSite({
 })
 try {
   // Lighthouse first (step 2): it times the page, not the bench's own load.
-  if (ONLY_IMAGES || ONLY_NAVIGATIONS) {
-    // Step 5 or 6 alone.
+  if (ONLY_IMAGES || ONLY_NAVIGATIONS || ONLY_SERVING) {
+    // Step 3 and 4, 5 or 6 alone.
   } else if (process.env.BENCH_SKIP_LIGHTHOUSE) console.log('\nLighthouse skipped (BENCH_SKIP_LIGHTHOUSE)')
   else {
     const medians = []
@@ -121,6 +123,11 @@ try {
     }
   }
   if (!ONLY_LIGHTHOUSE && !ONLY_IMAGES && !ONLY_NAVIGATIONS) await measureServing(site)
+  if (ONLY_SERVING) {
+    // Steps 3 and 4 alone: no images, navigations, image abuse or simulation.
+    await site.stop()
+    process.exit(0)
+  }
   if (ONLY_IMAGES || (!ONLY_LIGHTHOUSE && !ONLY_NAVIGATIONS && !process.env.BENCH_SKIP_IMAGES)) await measureImageScenarios(site)
   if (ONLY_NAVIGATIONS || (!ONLY_LIGHTHOUSE && !ONLY_IMAGES && !process.env.BENCH_SKIP_NAVIGATIONS)) await measureNavigationFigures(site)
 } catch (error) {

@@ -87,10 +87,28 @@ export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: numbe
  */
 const revalidated = new Map<string, { hash: string; storedAt: number; schema: unknown; payload: unknown }>()
 
+/**
+ * The last text read for each key and the entry parsed from it: a render reads the same few
+ * entries again and again, and an unchanged text is not parsed again (plain data, shared read-only,
+ * as the revalidated payloads above are).
+ */
+const parsedTexts = new Map<string, { text: string; entry: CacheEntry<unknown> | null }>()
+
+/** The entry in `text` (KV's value of `key`), parsed once per isolate while the text is the same. */
+function parsedEntry(key: string, text: string | null): CacheEntry<unknown> | null {
+  if (text === null) return null
+  const known = parsedTexts.get(key)
+  if (known && known.text === text) return known.entry
+  const entry = JSON.parse(text) as CacheEntry<unknown> | null
+  parsedTexts.set(key, { text, entry })
+  return entry
+}
+
 /** Forgets the stamps and revalidated payloads this isolate has seen, as a new isolate starts (tests). */
 export function forgetKnownStamps() {
   knownStamps.clear()
   revalidated.clear()
+  parsedTexts.clear()
 }
 
 function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
@@ -114,7 +132,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
 
   async function readEntry<T>(key: string, validate: (stored: unknown) => T, { skipPayload = false } = {}): Promise<CacheEntry<T> | null> {
     try {
-      const entry = await options.kv.get<CacheEntry<unknown>>(key, 'json')
+      const entry = parsedEntry(key, await options.kv.get(key, 'text'))
       if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
       const changedAt = typeof entry.changedAt === 'number' ? entry.changedAt : entry.storedAt
       return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: skipPayload ? (undefined as T) : trustedPayload(key, entry, validate) }

@@ -19,6 +19,21 @@ const IMAGE_FIELDS = new Set(['img', 'icon', 'firstBanner', 'secondBanner'])
 /** Every usable image address in `payloads`, as the Image component will name it, and the fallbacks. */
 export function collectImageSources(payloads: readonly unknown[]): string[] {
   const sources = new Set<string>(SLOT_FALLBACKS)
+  for (const payload of payloads) for (const source of sourcesOf(payload)) sources.add(source)
+  return [...sources]
+}
+
+/**
+ * The image addresses of each payload object this isolate has walked: a stored payload is parsed
+ * once per isolate and shared read-only (src/content/cache.ts), so its renders walk it once.
+ */
+const walked = new WeakMap<object, readonly string[]>()
+
+function sourcesOf(payload: unknown): readonly string[] {
+  if (!payload || typeof payload !== 'object') return []
+  const known = walked.get(payload)
+  if (known) return known
+  const sources = new Set<string>()
   const visit = (value: unknown, field: string) => {
     if (typeof value === 'string') {
       const source = IMAGE_FIELDS.has(field) ? imageSrc(value) : ''
@@ -29,8 +44,10 @@ export function collectImageSources(payloads: readonly unknown[]): string[] {
       for (const [key, child] of Object.entries(value)) visit(child, key)
     }
   }
-  for (const payload of payloads) visit(payload, '')
-  return [...sources]
+  visit(payload, '')
+  const found = [...sources]
+  walked.set(payload, found)
+  return found
 }
 
 /**

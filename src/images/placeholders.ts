@@ -123,7 +123,8 @@ function base64(bytes: Uint8Array): string {
 }
 
 /** Distinct sources whose key KV can hold. */
+const encoder = new TextEncoder()
+
 function storableSources(sources: readonly string[]): string[] {
-  const encoder = new TextEncoder()
   return [...new Set(sources)].filter((source) => source && encoder.encode(placeholderKey(source)).byteLength <= MAX_KEY_BYTES)
 }

@@ -34,7 +34,18 @@ void instance.init({
 const translators = new Map<Lng, Translate>(
   LANGUAGES.map((lng) => {
     const fixed = instance.getFixedT(lng)
-    return [lng, (key, values) => fixed(key, values ?? {}) as string]
+    // The dictionaries never change at run time: a text without values is looked up once.
+    const plain = new Map<string, string>()
+    const translate: Translate = (key, values) => {
+      if (values) return fixed(key, values) as string
+      let text = plain.get(key)
+      if (text === undefined) {
+        text = fixed(key, {}) as string
+        plain.set(key, text)
+      }
+      return text
+    }
+    return [lng, translate]
   }),
 )
 

@@ -54,6 +54,27 @@ function fallbackWidth(widths: readonly number[]): number {
   return widths.filter((width) => width <= SRC_WIDTH).at(-1) ?? widths[0]!
 }
 
+/**
+ * The signed `src` and `srcset` of an image in a layout, remembered per isolate: every render of a
+ * page names the same images again. Bounded: a full memo starts over.
+ */
+const addressesByImage = new Map<string, { src: string; srcSet: string }>()
+const MAX_REMEMBERED_IMAGES = 2_000
+
+function imageAddresses(source: string, layout: ImageLayoutName, slotFallback: string | undefined, secret: string) {
+  const memo = `${layout}\n${slotFallback === undefined ? '-' : `+${slotFallback.length}:${slotFallback}`}\n${secret.length}:${secret}\n${source}`
+  const known = addressesByImage.get(memo)
+  if (known) return known
+  const widths = widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS)
+  const addresses = {
+    src: imageUrl(source, fallbackWidth(widths), slotFallback, secret),
+    srcSet: widths.map((w) => `${imageUrl(source, w, slotFallback, secret)} ${w}w`).join(', '),
+  }
+  if (addressesByImage.size >= MAX_REMEMBERED_IMAGES) addressesByImage.clear()
+  addressesByImage.set(memo, addresses)
+  return addresses
+}
+
 /** An <img>, or nothing when there is neither an address nor a fallback. */
 export function Image({ src, fallback, alt, width, height, layout, className, priority = false }: ImageProps) {
   const placeholders = useContext(PlaceholdersContext)
@@ -63,13 +84,13 @@ export function Image({ src, fallback, alt, width, height, layout, className, pr
   // The fallback is the source itself when the CMS gave none; the route needs no second one then.
   const slotFallback = source === fallback ? undefined : fallback
   const { sizes, placeholder } = IMAGE_LAYOUTS[layout]
-  const widths = widthsFor(IMAGE_LAYOUTS[layout], IMAGE_WIDTHS)
   const preview = placeholder ? placeholders.get(source) : undefined
+  const addresses = imageAddresses(source, layout, slotFallback, secret)
   return (
     <img
       className={className}
-      src={imageUrl(source, fallbackWidth(widths), slotFallback, secret)}
-      srcSet={widths.map((w) => `${imageUrl(source, w, slotFallback, secret)} ${w}w`).join(', ')}
+      src={addresses.src}
+      srcSet={addresses.srcSet}
       sizes={sizes}
       alt={alt}
       width={width}

@@ -15,10 +15,27 @@ export function RichText({ html, lng, className = 'rich-text' }: RichTextProps) 
 
 /** Sanitized HTML with its internal links in `lng` ('/about' -> '/ru/about'). */
 export function localizeHtml(html: string, lng: Lng): string {
-  return rewriteInternalLinks(html, (href) => switchLanguagePath(href, lng))
+  return remembered(localized[lng], html, () => rewriteInternalLinks(html, (href) => switchLanguagePath(href, lng)))
 }
 
 /** Whether CMS HTML has any visible text ('<p><br></p>' and '&nbsp;' do not count). */
 export function hasText(html: string): boolean {
-  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ').trim() !== ''
+  return remembered(texts, html, () => html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ').trim() !== '')
+}
+
+/**
+ * Results of the two pure functions above by input, per isolate: every render of a page passes
+ * the same stored HTML again (src/content/cache.ts). Bounded: a full memo starts over.
+ */
+const MAX_REMEMBERED = 500
+const localized: Record<Lng, Map<string, string>> = { hy: new Map(), en: new Map(), ru: new Map() }
+const texts = new Map<string, boolean>()
+
+function remembered<T>(memo: Map<string, T>, html: string, compute: () => T): T {
+  const known = memo.get(html)
+  if (known !== undefined) return known
+  const result = compute()
+  if (memo.size >= MAX_REMEMBERED) memo.clear()
+  memo.set(html, result)
+  return result
 }
