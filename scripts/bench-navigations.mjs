@@ -18,8 +18,8 @@
  * click event's time stamp, the LCP entry, the activation, the frame), not on Node's clock, which
  * Chromium's can be tens of milliseconds apart from.
  */
-import http from 'node:http'
 import puppeteer from 'puppeteer-core'
+import { startHeaderDroppingProxy } from './header-dropping-proxy.mjs'
 import { CHROMIUM_ARGS, chromiumPath } from './chromium-path.mjs'
 
 export const NAVIGATION_TARGET_MS = 50
@@ -203,27 +203,6 @@ async function waitForBackPaint(cdp, path) {
     await sleep(50)
   }
   throw new Error(`going back never showed ${path}`)
-}
-
-/** An HTTP proxy on a free loopback port to `origin`, dropping one response header. */
-async function startHeaderDroppingProxy(origin, droppedHeader) {
-  const target = new URL(origin)
-  const server = http.createServer((request, response) => {
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
-      (answer) => {
-        const headers = { ...answer.headers }
-        delete headers[droppedHeader]
-        response.writeHead(answer.statusCode ?? 502, headers)
-        answer.pipe(response)
-      },
-    )
-    upstream.on('error', () => response.destroy())
-    request.pipe(upstream)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  server.unref()
-  return { server, origin: `http://127.0.0.1:${server.address().port}` }
 }
 
 function median(values) {

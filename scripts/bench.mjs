@@ -48,12 +48,12 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import lighthouse from 'lighthouse'
+import { startHeaderDroppingProxy } from './header-dropping-proxy.mjs'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
 import { findRuntimeOrigin, freePort, processesOf, ROOT, startSite } from './local-site.mjs'
 import { imageVerdict, measureImages } from './bench-images.mjs'
@@ -432,31 +432,10 @@ async function runLighthouse(url) {
  */
 function proxyFor(origin) {
   if (!proxies.has(origin)) {
-    const started = startProxy(origin, 'referrer-policy')
-    started.then(({ server }) => server.unref())
+    const started = startHeaderDroppingProxy(origin, 'referrer-policy')
     proxies.set(origin, started)
   }
   return proxies.get(origin)
-}
-
-/** An HTTP proxy on a free loopback port to `origin`, dropping one response header. */
-async function startProxy(origin, droppedHeader) {
-  const target = new URL(origin)
-  const server = http.createServer((request, response) => {
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
-      (answer) => {
-        const headers = { ...answer.headers }
-        delete headers[droppedHeader]
-        response.writeHead(answer.statusCode ?? 502, headers)
-        answer.pipe(response)
-      },
-    )
-    upstream.on('error', () => response.destroy())
-    request.pipe(upstream)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, origin: `http://127.0.0.1:${server.address().port}` }
 }
 
 /**
