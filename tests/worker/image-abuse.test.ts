@@ -10,26 +10,17 @@ import type { Bindings } from '../../src/env'
 import { imageUrl } from '../../src/images/image-url'
 import { DEV_IMAGE_URL_SECRET } from '../../src/images/image-signature'
 import { MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
-import { fakeBackend, type Answer } from './support/fake-backend'
-import { ACCEPT, assetBytes, decodeBase64, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
+import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const HERO = '/images/banners/home-hero-1.jpg'
 const BANNER_FALLBACK = '/default-banner.jpg'
 const SLOW = { timeout: 90_000 }
 
-let cleanups: (() => void)[] = []
 afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup()
-  cleanups = []
   vi.restoreAllMocks()
 })
 
-function cms(files: Record<string, Answer>, overrides: Partial<Bindings> = {}) {
-  const backend = fakeBackend(files)
-  cleanups.push(backend.restore)
-  return { ...backend, bindings: backend.env(overrides), url: (file: string) => `${backend.origin}/uploads/${file}` }
-}
 
 /** The real local binding, counting the transforms it is asked for and how many run at once; `delayMs` holds each output back. */
 function countingImages(delayMs = 0) {

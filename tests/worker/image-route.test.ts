@@ -12,7 +12,7 @@ import { MAX_ORIGINAL_BYTES } from '../../src/images/limits'
 import { IMAGE_REASONS, type ImageReason } from '../../src/images/reasons'
 import { fakeBackend, text, type Answer } from './support/fake-backend'
 import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
-import { ACCEPT, assetBytes, decodeBase64, digestOf, fetchImage, imageInfo, pageImageUrl, serveBytes } from './support/images'
+import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, imageInfo, pageImageUrl, serveBytes } from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const bombPng = decodeBase64(env.TEST_IMAGES.bombPng)
@@ -29,12 +29,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-/** A CMS origin at `fetch` serving `files` (by last path segment); its address is API_HOST. */
-function cms(files: Record<string, Answer>, overrides: Partial<Bindings> = {}) {
-  const backend = fakeBackend(files)
-  cleanups.push(backend.restore)
-  return { ...backend, bindings: backend.env(overrides), url: (file: string) => `${backend.origin}/uploads/${file}` }
-}
 
 /**
  * Every request the worker sends to `origin` while the test runs (answered with a JPEG-looking

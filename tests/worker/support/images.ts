@@ -8,6 +8,8 @@ import worker from '../../../src/index'
 import type { Bindings } from '../../../src/env'
 import { DEV_IMAGE_URL_SECRET } from '../../../src/images/image-signature'
 import { imageUrl } from '../../../src/images/image-url'
+import { onTestFinished } from 'vitest'
+import { fakeBackend, type Answer } from './fake-backend'
 
 /** Chromium's Accept for images; Safari before AVIF, and a client that names no modern format. */
 export const ACCEPT = {
@@ -60,4 +62,11 @@ export async function assetBytes(path: string): Promise<Uint8Array> {
 /** An answer that serves `bytes` as `contentType`, a fresh Response per call. */
 export function serveBytes(bytes: Uint8Array, contentType = 'image/jpeg', init: ResponseInit = {}) {
   return () => new Response(bytes.slice(), { status: 200, ...init, headers: { 'Content-Type': contentType, ...init.headers } })
+}
+
+/** A CMS origin at `fetch` serving `files` (by last path segment), its address API_HOST; restored when the test ends. */
+export function fakeCms(files: Record<string, Answer>, overrides: Partial<Bindings> = {}) {
+  const backend = fakeBackend(files)
+  onTestFinished(backend.restore)
+  return { ...backend, bindings: backend.env(overrides), url: (file: string) => `${backend.origin}/uploads/${file}` }
 }
