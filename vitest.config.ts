@@ -7,7 +7,8 @@
  *   (content-service/wrangler.toml, main content-service/src/index.ts). Its CONTENT_DB is migrated
  *   and seeded by tests/setup/content-service.ts before every test file.
  *
- * site — tests/worker/**\/*.test.ts against the site worker (root wrangler.toml, src/index.ts).
+ * site — tests/worker/**\/*.test.ts against the site worker (root wrangler.toml, src/index.ts), all
+ *   files in one runtime (`isolate: false`), each starting from empty storage and fresh modules.
  *   Its CONTENT service binding (wrangler.toml [[services]] -> "erebuni-content") is served by an
  *   auxiliary worker named "erebuni-content": the content service bundled with esbuild into
  *   .wrangler/test/content-service.mjs when this config loads. That worker's CONTENT_DB and the
@@ -137,6 +138,10 @@ export default defineConfig({
         ],
         test: {
           name: 'site',
+          // One Workers runtime for every test file, not one each (two seconds of startup per file,
+          // 38 files): tests/setup/site.ts empties storage and re-evaluates the site's modules
+          // before each file, so a file still starts as in a runtime of its own, in any order.
+          isolate: false,
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['./tests/setup/site.ts'],
         },

@@ -42,6 +42,22 @@ const PREVIEW_PATTERN = /^data:image\/webp;base64,[A-Za-z0-9+/]+={0,2}$/
 // Plain data only: workerd forbids sharing one request's promises or streams with another.
 const inProgress = new Set<string>()
 const failedAt = new Map<string, number>()
+/** Settled sources this isolate read or wrote lately: their preview, or UNAVAILABLE. */
+const settled = new Map<string, { value: string; seenAt: number }>()
+/** How long an isolate trusts a settled source without asking KV again (a preview lives 30 days). */
+const SETTLED_MEMO_MS = 60_000
+/** Far beyond the few dozen images of the site's pages: a bound, not a size anyone should reach. */
+const MAX_SETTLED = 2_000
+
+function remember(source: string, value: string, seenAt: number) {
+  if (settled.size >= MAX_SETTLED && !settled.has(source)) settled.clear()
+  settled.set(source, { value, seenAt })
+}
+
+/** Forgets the settled sources this isolate remembers, as a new isolate starts (tests). */
+export function forgetSettledPlaceholders() {
+  settled.clear()
+}
 
 export function placeholderKey(source: string): string {
   return KEY_PREFIX + source
@@ -56,27 +72,43 @@ export async function readPlaceholders(kv: KVNamespace, sources: readonly string
  * What KV holds for `sources`: the previews, and the sources still pending (nothing stored yet, not
  * even the mark of a source that could not be loaded). A page rendered while some are pending is
  * provisional: shared caches keep it only briefly (src/middleware/page-cache).
+ *
+ * A settled source (a preview, or the mark of one that could not be loaded) is remembered by the
+ * isolate for SETTLED_MEMO_MS: a render reads KV only for the sources it has not settled lately, so
+ * most renders make no KV call for their placeholders at all (issue 20: a KV read of some forty
+ * keys was a third of a render's CPU). A pending source is asked again on every render.
  */
-export async function readPlaceholderStates(kv: KVNamespace, sources: readonly string[]): Promise<{ previews: Map<string, string>; pending: string[] }> {
-  const storable = storableSources(sources)
-  const keys = storable.map(placeholderKey)
+export async function readPlaceholderStates(kv: KVNamespace, sources: readonly string[], now: () => number = Date.now): Promise<{ previews: Map<string, string>; pending: string[] }> {
   const previews = new Map<string, string>()
-  const settled = new Set<string>()
+  const unknown: string[] = []
+  const at = now()
+  for (const source of new Set(sources)) {
+    const known = settled.get(source)
+    if (known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt) {
+      if (known.value !== UNAVAILABLE) previews.set(source, known.value)
+    } else if (isStorable(source)) {
+      unknown.push(source)
+    }
+  }
+  if (unknown.length === 0) return { previews, pending: [] }
+  const found = new Set<string>()
   try {
-    for (let start = 0; start < keys.length; start += MAX_KEYS_PER_READ) {
-      const values = await kv.get(keys.slice(start, start + MAX_KEYS_PER_READ), 'text')
+    for (let start = 0; start < unknown.length; start += MAX_KEYS_PER_READ) {
+      const values = await kv.get(unknown.slice(start, start + MAX_KEYS_PER_READ).map(placeholderKey), 'text')
       for (const [key, value] of values) {
         if (value === null) continue
         const source = key.slice(KEY_PREFIX.length)
-        settled.add(source)
-        if (PREVIEW_PATTERN.test(value)) previews.set(source, value)
+        found.add(source)
+        const preview = PREVIEW_PATTERN.test(value) ? value : UNAVAILABLE
+        remember(source, preview, at)
+        if (preview !== UNAVAILABLE) previews.set(source, preview)
       }
     }
   } catch (error) {
     console.warn(`placeholders: not read: ${String(error)}`)
     return { previews, pending: [] }
   }
-  return { previews, pending: storable.filter((source) => !settled.has(source)) }
+  return { previews, pending: unknown.filter((source) => !found.has(source)) }
 }
 
 /** Computes and stores the placeholders of `sources` that KV does not have yet (all of them, for the scheduled refresh). */
@@ -101,13 +133,16 @@ export async function computePlaceholders(env: PlaceholderEnv, missing: readonly
     for (let source = queue.shift(); source !== undefined; source = queue.shift()) {
       try {
         const { bytes } = await renderPreview(env, source, PREVIEW_WIDTH, 'image/webp')
-        await env.CONTENT_CACHE.put(placeholderKey(source), `data:image/webp;base64,${base64(bytes)}`, { expirationTtl: PREVIEW_TTL_SECONDS })
+        const preview = `data:image/webp;base64,${base64(bytes)}`
+        await env.CONTENT_CACHE.put(placeholderKey(source), preview, { expirationTtl: PREVIEW_TTL_SECONDS })
+        remember(source, preview, Date.now())
         failedAt.delete(source)
       } catch (error) {
         failedAt.set(source, Date.now())
         console.warn(`placeholders: ${source}: ${error instanceof Error ? error.message : String(error)}`)
         // Settled without a preview, for a while: pages stop waiting for it, and it is tried again later.
         await env.CONTENT_CACHE.put(placeholderKey(source), UNAVAILABLE, { expirationTtl: RETRY_AFTER_MS / 1000 }).catch(() => undefined)
+        remember(source, UNAVAILABLE, Date.now())
       } finally {
         inProgress.delete(source)
       }
@@ -122,9 +157,14 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary)
 }
 
-/** Distinct sources whose key KV can hold. */
+/** Whether KV can hold the key of `source`. */
 const encoder = new TextEncoder()
 
+function isStorable(source: string): boolean {
+  return Boolean(source) && (source.length * 3 + KEY_PREFIX.length <= MAX_KEY_BYTES || encoder.encode(placeholderKey(source)).byteLength <= MAX_KEY_BYTES)
+}
+
+/** Distinct sources whose key KV can hold. */
 function storableSources(sources: readonly string[]): string[] {
-  return [...new Set(sources)].filter((source) => source && encoder.encode(placeholderKey(source)).byteLength <= MAX_KEY_BYTES)
+  return [...new Set(sources)].filter(isStorable)
 }

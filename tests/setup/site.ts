@@ -1,8 +1,22 @@
 /**
- * Setup of the site project: the auxiliary content service's database, reached through the
- * runner's TEST_CONTENT_DB binding (same D1 id), migrated and seeded before each test file.
+ * Setup of the site project, before each test file. The test files share one Workers runtime
+ * (`isolate: false` in vitest.config.ts: a runtime per file cost two seconds each), so each starts
+ * as it would in a runtime of its own: every binding's storage emptied (`reset`), the site's
+ * modules evaluated afresh (no memo of another file's isolate), and the auxiliary content
+ * service's database, reached through the runner's TEST_CONTENT_DB binding (same D1 id), migrated
+ * and seeded. Before each test, the placeholders the isolate remembers are forgotten, as each
+ * test's storage starts as the test left it (src/images/placeholders.ts).
  */
+import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
+import { beforeEach, vi } from 'vitest'
 import { migrateAndSeed } from './content-db'
 
+await reset()
+vi.resetModules()
 await migrateAndSeed(env.TEST_CONTENT_DB, env.TEST_CONTENT_MIGRATIONS, env.TEST_CONTENT_SEED)
+
+beforeEach(async () => {
+  const { forgetSettledPlaceholders } = await import('../../src/images/placeholders')
+  forgetSettledPlaceholders()
+})

@@ -6,7 +6,7 @@
  * (src/images/placeholders.ts) once it exists, and logos and icons never do.
  */
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS } from '../../src/images/image-url'
 import { pageImageUrl } from './support/images'
@@ -188,6 +188,45 @@ describe('placeholders', () => {
     expect(second.headers.get('ETag')).not.toMatch(/\.provisional"$/)
     const banner = (await select(await second.text(), 'img.page-banner__image'))[0]!
     expect(banner.attrs.style).toContain('data:image/webp')
+  })
+
+  it('asks KV only for the sources it has not settled in the last minute, and every time for a pending one', async () => {
+    const settledSource = '/images/missions/quality.jpg'
+    const pendingSource = '/images/never-computed.jpg'
+    const preview = 'data:image/webp;base64,AAAA'
+    await env.CONTENT_CACHE.put(placeholderKey(settledSource), preview)
+    const asked: string[][] = []
+    const counting = new Proxy(env.CONTENT_CACHE, {
+      get(target, property) {
+        if (property === 'get') return (keys: string[], type: 'text') => (asked.push(keys), target.get(keys, type))
+        return Reflect.get(target, property)
+      },
+    })
+    let clock = 1_000_000
+    const read = () => readPlaceholderStates(counting, [settledSource, pendingSource], () => clock)
+
+    expect(await read()).toEqual({ previews: new Map([[settledSource, preview]]), pending: [pendingSource] })
+    expect(asked).toEqual([[placeholderKey(settledSource), placeholderKey(pendingSource)]])
+    // A render 59 s later: the settled preview from memory, the pending source from KV again.
+    clock += 59_000
+    await env.CONTENT_CACHE.put(placeholderKey(settledSource), 'data:image/webp;base64,BBBB')
+    expect(await read()).toEqual({ previews: new Map([[settledSource, preview]]), pending: [pendingSource] })
+    expect(asked[1]).toEqual([placeholderKey(pendingSource)])
+    // A minute after it was read, the settled source is read again and its new preview used.
+    clock += 2_000
+    expect((await read()).previews.get(settledSource)).toBe('data:image/webp;base64,BBBB')
+    expect(asked[2]).toEqual([placeholderKey(settledSource), placeholderKey(pendingSource)])
+  })
+
+  it('makes no KV read at all for a page whose placeholders are all settled', async () => {
+    await fetchPage('/en/about', uncached)
+    await fetchPage('/en/about', uncached)
+    const get = vi.spyOn(env.CONTENT_CACHE, 'get')
+    const page = await fetchPage('/en/about', uncached)
+    get.mockRestore()
+    expect(page.headers.get('ETag')).not.toMatch(/\.provisional"$/)
+    const placeholderReads = get.mock.calls.filter(([keys]) => Array.isArray(keys) && keys.some((key) => String(key).startsWith('placeholder:')))
+    expect(placeholderReads).toEqual([])
   })
 
   it('ignores a stored value that is not a preview this module wrote', async () => {
