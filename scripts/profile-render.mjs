@@ -1,13 +1,19 @@
 /**
- * `npm run profile:render`: where a page render spends its CPU, read from the Workers runtime
- * itself. Starts the site as the bench does (production React build, scripts/local-site.mjs), finds
- * workerd's V8 inspector, samples the site worker's CPU while it renders PROFILE_PATH (default
- * /en) PROFILE_REQUESTS times (default 300) from cached payloads, and prints the functions and the
- * files with the most self time. The whole profile is written for Chrome DevTools (Performance tab,
- * "Load profile"): PROFILE_OUT, default .wrangler/profile/render.cpuprofile.
+ * `npm run profile:render`: where a page request spends its CPU, read from the Workers runtime
+ * itself. Starts the site as the bench does (production React build, scripts/local-site.mjs),
+ * connects to the site worker's V8 inspector through wrangler, samples the worker's CPU while it
+ * answers PROFILE_PATH (default /en) PROFILE_REQUESTS times (default 300) one after another,
+ * rendered from cached payloads (PROFILE_BYPASS=page, the default), from the backend (=all) or
+ * from the page cache (=none), and prints the functions and the files with the most self time per
+ * request. The whole profile is written for Chrome DevTools (Performance panel, "Load profile"):
+ * PROFILE_OUT, default .wrangler/profile/render.cpuprofile.
+ *
+ * Sampling every 50 µs roughly doubles what a request costs, and native work (KV, streams, the
+ * runtime's own gzip) is attributed to the JavaScript that called it: read the ranking, not the
+ * absolute figures; `npm run bench` measures those.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { processesOf, ROOT, startSite } from './local-site.mjs'
 
@@ -15,7 +21,9 @@ const PAGE = process.env.PROFILE_PATH || '/en'
 const REQUESTS = Number(process.env.PROFILE_REQUESTS) || 300
 const OUT = process.env.PROFILE_OUT || path.join(ROOT, '.wrangler/profile/render.cpuprofile')
 const token = randomBytes(16).toString('hex')
-const BYPASS = { 'X-Cache-Bypass': process.env.PROFILE_BYPASS || 'page', 'X-Cache-Bypass-Token': token, 'Accept-Encoding': 'gzip, br' }
+/** PROFILE_BYPASS: 'page' (default: rendered from cached payloads), 'all' (every payload from the backend) or 'none' (the cached page). */
+const MODE = process.env.PROFILE_BYPASS || 'page'
+const BYPASS = { ...(MODE === 'none' ? {} : { 'X-Cache-Bypass': MODE, 'X-Cache-Bypass-Token': token }), 'Accept-Encoding': 'gzip, br' }
 
 const site = await startSite({ vars: { CACHE_BYPASS_TOKEN: token }, production: true, logFile: path.join(ROOT, '.wrangler/profile/wrangler.log') })
 try {
@@ -23,14 +31,10 @@ try {
   const targets = await (await fetch(`${inspector}/json/list`)).json()
   const target = targets.find((t) => /erebuni-site$/.test(t.id)) ?? (targets.length === 1 ? targets[0] : undefined)
   if (!target) throw new Error(`no site worker among the inspector's targets: ${targets.map((t) => t.id).join(', ')}`)
-  console.log(`inspector: ${target.webSocketDebuggerUrl}`)
   const session = await connect(target.webSocketDebuggerUrl)
-  console.log("connected")
   // Warm up: payloads into KV and the isolate's memos, JIT.
   for (let i = 0; i < 50; i++) await get(site.origin + PAGE)
-  console.log("warm")
-  await session.send("Profiler.enable")
-  console.log("enabled")
+  await session.send('Profiler.enable')
   await session.send('Profiler.setSamplingInterval', { interval: 50 })
   await session.send('Profiler.start')
   for (let i = 0; i < REQUESTS; i++) await get(site.origin + PAGE)
@@ -80,42 +84,18 @@ function shortUrl(url) {
   return url.replace(/^.*\/(node_modules\/)/, '$1').replace(/^.*\/\.wrangler\/tmp\/[^/]+\//, '')
 }
 
-/** The inspector address of the workerd that runs the site (it was started with --inspector-addr). */
+/**
+ * wrangler's inspector for the site worker: `--inspector-port` on wrangler's command line
+ * (scripts/local-site.mjs sets it). workerd's own inspector behind it takes one session, wrangler's.
+ */
 async function findInspector(processGroup) {
   for (const { pid } of processesOf(processGroup)) {
-    let cmdline
-    try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8') } catch { continue }
-    if (!cmdline.includes('wrangler')) continue
-    const args = cmdline.split('\0')
-    const given = args[args.indexOf('--inspector-port') + 1]
-    if (given) { const r = await fetch(`http://127.0.0.1:${given}/json/list`); console.log('json/list', r.status, (await r.clone().text()).slice(0, 300)); if (r.ok) return `http://127.0.0.1:${given}` }
-    for (const port of listeningPortsOf(pid)) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(2000) })
-        const body = await response.text()
-        if (body.startsWith('[')) return `http://127.0.0.1:${port}`
-      } catch {}
-    }
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    const index = args.indexOf('--inspector-port')
+    if (!args.some((arg) => arg.endsWith('wrangler.js')) || index < 0) continue
+    return `http://127.0.0.1:${args[index + 1]}`
   }
-  throw new Error('no workerd inspector found')
-}
-
-function listeningPortsOf(pid) {
-  const sockets = new Set()
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const link = readlinkSync(`/proc/${pid}/fd/${fd}`)
-      if (link.startsWith('socket:[')) sockets.add(link.slice(8, -1))
-    } catch {}
-  }
-  const ports = []
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/)
-      if (f[3] === '0A' && sockets.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16))
-    }
-  }
-  return ports
+  throw new Error('no wrangler process with --inspector-port in the site\'s process group')
 }
 
 async function connect(url) {
@@ -126,7 +106,6 @@ async function connect(url) {
   let next = 1
   const pending = new Map()
   ws.onmessage = (event) => {
-    if (process.env.PROFILE_DEBUG) console.log('<-', String(typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data)).slice(0, 200))
     const message = JSON.parse(typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data))
     if (message.id && pending.has(message.id)) {
       const { resolve, reject } = pending.get(message.id)

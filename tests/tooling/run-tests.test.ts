@@ -54,6 +54,6 @@ describe('npm test (scripts/run-tests.mjs)', () => {
   it('refuses a stage it does not know, naming the ones it has', () => {
     const { status, output } = runTests(['lint'])
     expect(status).toBe(2)
-    expect(output).toContain('npm test: no stage lint; stages: checks, worker tests, soak, browser tests, freshness, smoke')
+    expect(output).toContain('npm test: no stage lint; stages: checks, worker tests, soak, freshness, smoke, browser tests')
   })
 })
