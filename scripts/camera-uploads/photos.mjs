@@ -17,7 +17,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Where generated photos are kept between runs (ignored by git with the rest of .wrangler/). */
 export const PHOTO_DIR = path.join(ROOT, '.wrangler/camera-uploads')
 /** Bump when the generator changes, so old files are not reused. */
-const VERSION = 'v1'
+const VERSION = 'v2'
+/** Grain values drawn per photo (a prime, so the table's period never lines up with a row). */
+const GRAIN_TABLE_LENGTH = 1_048_573
 
 /**
  * @typedef {object} PhotoOptions
@@ -50,9 +52,13 @@ async function renderPhoto(name, { width, height, noise, quality, format }) {
   const random = seededRandom(name)
   const scene = Buffer.from(sceneSvg(width, height, random))
   const { data, info } = await sharp(scene, { limitInputPixels: false }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  for (let i = 0; i < data.length; i++) {
-    const grain = (random() + random() - 1) * noise
-    data[i] = Math.max(0, Math.min(255, data[i] + grain))
+  // Grain from a table of a prime length, drawn once per photo: as irregular as drawing each
+  // pixel's own (no pattern lines up with rows), at a fraction of the time.
+  const grain = new Int16Array(GRAIN_TABLE_LENGTH)
+  for (let i = 0; i < grain.length; i++) grain[i] = Math.round((random() + random() - 1) * noise)
+  for (let i = 0, g = 0; i < data.length; i++, g = g + 1 === grain.length ? 0 : g + 1) {
+    const value = data[i] + grain[g]
+    data[i] = value < 0 ? 0 : value > 255 ? 255 : value
   }
   const image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
   return format === 'png' ? image.png({ compressionLevel: 6 }).toBuffer() : image.jpeg({ quality, chromaSubsampling: '4:4:4' }).toBuffer()
