@@ -53,6 +53,12 @@ export type PayloadCacheOptions = {
   /** Told when a request-side load stored a payload that differs from the entry before it. */
   onChanged?: (key: string) => void
   /**
+   * Milliseconds for which an isolate uses the entry it last read for a key without reading KV
+   * again (default 0: every read goes to KV). Only for reads through this same KV binding, so a
+   * request that must skip the payload cache (the bench's bypass) still does.
+   */
+  readMemoMs?: number
+  /**
    * The version of the schemas that validated what `load` returns, stored in each entry: an entry of
    * this version is used as stored, one of any other is validated again. Default: '' (every read
    * validates, as when no version is known).
@@ -104,11 +110,25 @@ function parsedEntry(key: string, text: string | null): CacheEntry<unknown> | nu
   return entry
 }
 
+/**
+ * The text each KV binding last gave for each key, and when: read again only after `readMemoMs`.
+ * By binding, so that a binding that finds nothing (the bench's bypass) is never answered from
+ * another's reads.
+ */
+let recentTexts = new WeakMap<KVNamespace, Map<string, { text: string | null; readAt: number }>>()
+
+function recentTextsOf(kv: KVNamespace) {
+  let texts = recentTexts.get(kv)
+  if (!texts) recentTexts.set(kv, (texts = new Map()))
+  return texts
+}
+
 /** Forgets the stamps and revalidated payloads this isolate has seen, as a new isolate starts (tests). */
 export function forgetKnownStamps() {
   knownStamps.clear()
   revalidated.clear()
   parsedTexts.clear()
+  recentTexts = new WeakMap()
 }
 
 function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
@@ -130,9 +150,27 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     return payload
   }
 
+  /** KV's text for `key`, or the one read less than `readMemoMs` ago through the same binding. */
+  async function readText(key: string): Promise<string | null> {
+    const memoMs = options.readMemoMs ?? 0
+    if (memoMs <= 0) return options.kv.get(key, 'text')
+    const texts = recentTextsOf(options.kv)
+    const at = now()
+    const recent = texts.get(key)
+    if (recent && at - recent.readAt < memoMs && at >= recent.readAt) return recent.text
+    const text = await options.kv.get(key, 'text')
+    texts.set(key, { text, readAt: at })
+    return text
+  }
+
+  /** After a write through this binding, its reads see the new text at once. */
+  function rememberWrite(key: string, text: string) {
+    if ((options.readMemoMs ?? 0) > 0) recentTextsOf(options.kv).set(key, { text, readAt: now() })
+  }
+
   async function readEntry<T>(key: string, validate: (stored: unknown) => T, { skipPayload = false } = {}): Promise<CacheEntry<T> | null> {
     try {
-      const entry = parsedEntry(key, await options.kv.get(key, 'text'))
+      const entry = parsedEntry(key, await readText(key))
       if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
       const changedAt = typeof entry.changedAt === 'number' ? entry.changedAt : entry.storedAt
       return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: skipPayload ? (undefined as T) : trustedPayload(key, entry, validate) }
@@ -150,7 +188,9 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     const outcome: RefreshOutcome = previous?.hash === hash ? 'unchanged' : 'changed'
     const changedAt = outcome === 'unchanged' && typeof previous?.changedAt === 'number' ? previous.changedAt : now()
     const entry: CacheEntry<T> = { storedAt: now(), changedAt, hash, schema: schemaVersion, payload }
-    await options.kv.put(key, JSON.stringify(entry), { expirationTtl: RETAIN_SECONDS })
+    const text = JSON.stringify(entry)
+    await options.kv.put(key, text, { expirationTtl: RETAIN_SECONDS })
+    rememberWrite(key, text)
     const stamp = { hash, storedAt: entry.storedAt, changedAt }
     rememberStamp(key, stamp, now())
     return { payload, stamp, outcome }

@@ -28,6 +28,13 @@ import {
 export const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_TTL_SECONDS = 300
 /**
+ * An isolate rendering several pages within a second reads each payload from KV once: the page
+ * cache already trusts a payload's hash for as long (STAMP_MEMO_MS in src/middleware/page-cache),
+ * and KV itself takes up to 60 s to show a write in other locations. The isolate that writes a
+ * payload reads the new one at once.
+ */
+const PAYLOAD_READ_MEMO_MS = 1_000
+/**
  * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
  * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
  * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
@@ -105,6 +112,7 @@ export function createContentClient(options: ContentClientOptions) {
     onRead: (key, stamp) => options.onRead?.(tagOfKey(key), { ...stamp, key }),
     onChanged: (key) => options.onChanged?.(tagOfKey(key)),
     schemaVersion: PAYLOAD_SCHEMA_VERSION,
+    readMemoMs: PAYLOAD_READ_MEMO_MS,
   })
   const tags = new Map<string, string>()
   const tagOfKey = (key: string) => tags.get(key) ?? key

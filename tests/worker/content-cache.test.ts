@@ -297,3 +297,50 @@ describe('stored payloads are trusted', () => {
     expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'A', validated: true })
   })
 })
+
+describe('payload cache: reads within readMemoMs', () => {
+  /** The real KV binding, counting the reads that reach it. */
+  function countingKv() {
+    const reads: string[] = []
+    const kv = new Proxy(env.CONTENT_CACHE, {
+      get(target, property) {
+        if (property === 'get') return (key: string, type: 'text' | 'json') => (reads.push(key), target.get(key, type as 'text'))
+        const value: unknown = Reflect.get(target, property)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    return { kv, reads }
+  }
+
+  function memoCache(kv: KVNamespace, clock: { now: number }) {
+    return createPayloadCache({ kv, ttlSeconds: 60, deadlineMs: 100, now: () => clock.now, waitUntil: () => undefined, readMemoMs: 1_000 })
+  }
+
+  it('reads KV once a second per key, shows its own writes at once, and never answers another binding', async () => {
+    forgetKnownStamps()
+    const key = freshKey()
+    const clock = { now: 1_000_000 }
+    const { kv, reads } = countingKv()
+    const cache = memoCache(kv, clock)
+    await cache.refresh(key, async () => ({ title: 'A' }))
+    const readsAfterWrite = reads.filter((read) => read === key).length
+
+    // Its own write is read back at once, without KV.
+    expect(await cache.read(key, async () => ({ title: 'unused' }), same)).toEqual({ title: 'A' })
+    expect(reads.filter((read) => read === key)).toHaveLength(readsAfterWrite)
+
+    // Another writer changes KV: within the second the isolate still renders what it read...
+    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: clock.now, changedAt: clock.now, hash: 'b', payload: { title: 'B' } }))
+    clock.now += 999
+    expect(await cache.read(key, async () => ({ title: 'unused' }), same)).toEqual({ title: 'A' })
+    // ...and a second after its last read, reads KV again.
+    clock.now += 2
+    expect(await cache.read(key, async () => ({ title: 'unused' }), same)).toEqual({ title: 'B' })
+    expect(reads.filter((read) => read === key)).toHaveLength(readsAfterWrite + 1)
+
+    // Another binding (the bench's bypass, say) is not answered from this one's reads.
+    const other = countingKv()
+    await memoCache(other.kv, clock).read(key, async () => ({ title: 'unused' }), same)
+    expect(other.reads).toContain(key)
+  })
+})
