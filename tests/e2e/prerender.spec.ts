@@ -89,6 +89,8 @@ test.describe('prerendered pages', () => {
     await page.click(CONTACT_LINK)
     await page.waitForFunction(() => location.pathname === '/en/contact-us')
     await page.waitForSelector('html[data-client-loaded="true"]')
+    // The telemetry reporter starts on its own idle callback, which may come after the islands'.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/assets\/(.+\/)?reporter-[\w-]+\.js$/.test(entry.name)), { timeout: 15_000 })
 
     const shown = await page.evaluate(async () => {
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { activationStart: number }
