@@ -139,6 +139,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
   const now = options.now ?? Date.now
   const ttlMs = options.ttlSeconds * 1000
   const schemaVersion = options.schemaVersion ?? ''
+  const readMemoMs = options.readMemoMs ?? 0
 
   /** The stored payload: as stored when this schema version wrote it, else validated (once per isolate). */
   function trustedPayload<T>(key: string, entry: CacheEntry<unknown>, validate: (stored: unknown) => T): T {
@@ -152,12 +153,11 @@ export function createPayloadCache(options: PayloadCacheOptions) {
 
   /** KV's text for `key`, or the one read less than `readMemoMs` ago through the same binding. */
   async function readText(key: string): Promise<string | null> {
-    const memoMs = options.readMemoMs ?? 0
-    if (memoMs <= 0) return options.kv.get(key, 'text')
+    if (readMemoMs <= 0) return options.kv.get(key, 'text')
     const texts = recentTextsOf(options.kv)
     const at = now()
     const recent = texts.get(key)
-    if (recent && at - recent.readAt < memoMs && at >= recent.readAt) return recent.text
+    if (recent && at - recent.readAt < readMemoMs && at >= recent.readAt) return recent.text
     const text = await options.kv.get(key, 'text')
     texts.set(key, { text, readAt: at })
     return text
@@ -165,7 +165,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
 
   /** After a write through this binding, its reads see the new text at once. */
   function rememberWrite(key: string, text: string) {
-    if ((options.readMemoMs ?? 0) > 0) recentTextsOf(options.kv).set(key, { text, readAt: now() })
+    if (readMemoMs > 0) recentTextsOf(options.kv).set(key, { text, readAt: now() })
   }
 
   async function readEntry<T>(key: string, validate: (stored: unknown) => T, { skipPayload = false } = {}): Promise<CacheEntry<T> | null> {

@@ -161,7 +161,7 @@ function base64(bytes: Uint8Array): string {
 const encoder = new TextEncoder()
 
 function isStorable(source: string): boolean {
-  return Boolean(source) && (source.length * 3 + KEY_PREFIX.length <= MAX_KEY_BYTES || encoder.encode(placeholderKey(source)).byteLength <= MAX_KEY_BYTES)
+  return Boolean(source) && encoder.encode(placeholderKey(source)).byteLength <= MAX_KEY_BYTES
 }
 
 /** Distinct sources whose key KV can hold. */
