@@ -121,6 +121,21 @@ test.describe('prerendered pages', () => {
     expect(lcp!.value).toBeLessThan(shown.lcp)
   })
 
+  test('a brief hover on a link to a page, far shorter than a click takes, prerenders it', async () => {
+    const page = await openHome(browser, proxy.origin)
+    const prerendered = (path: string) => proxy.seen.filter((request) => isPrerender(request) && request.path === path).length
+    // Half the 200 ms a `moderate` rule waits for: a visitor's pointer on its way to a click.
+    for (const [link, path] of [
+      ['main a.button[href="/en/about"]', '/en/about'],
+      [CONTACT_LINK, '/en/contact-us'],
+    ] as const) {
+      await page.hover(link)
+      await sleep(100)
+      await page.mouse.move(0, 700)
+      await expect.poll(() => prerendered(path), { message: link }).toBe(1)
+    }
+  })
+
   test('a prerender the visitor never opens loads no island and sends nothing', async () => {
     const page = await openHome(browser, proxy.origin)
     const fromHome = proxy.seen.length

@@ -61,7 +61,7 @@ describe('speculation rules', () => {
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
     const rules = (await response.json()) as RuleSet
     expect(rules).toEqual(speculationRulesFor(PAGE_PATHS))
-    expect(rules.prerender).toEqual([expect.objectContaining({ source: 'document', eagerness: 'moderate' })])
+    expect(rules.prerender).toEqual([expect.objectContaining({ source: 'document', eagerness: 'eager' })])
   })
 
   it("prerenders links to every page in every language, with or without a fragment", () => {
