@@ -8,16 +8,23 @@
  * let it hydrate, hover the navbar's link to the second for 200 ms, click, and take the time from
  * the click to the new page's largest contentful paint, relative to activation as web-vitals
  * reports it (a prerendered page counts from its activation, when it is shown, plus its LCP after
- * that, if any). Then go back (`history.back()`), and take the time from it to the first page's
+ * that, if any; and how long before the click its request left, which is what the rules'
+ * eagerness decides). Then go back (`history.back()`), and take the time from it to the first page's
  * paint: two animation frames after `pageshow` for a page restored from the back/forward cache
  * (as web-vitals measures one), its LCP otherwise. Each pair runs with the site's speculation
  * rules, and without them (through a proxy that drops the `Speculation-Rules` header).
+ *
+ * The same runs on a plain page (a loopback server's: a navbar and text that fills the window, in
+ * the system font, no image, no script, the site's own rule set) give this machine's floor: what
+ * Chromium here needs to show any page that fills the window, which on a machine without a GPU
+ * (software raster, two cores) is most of a prerendered navigation's time.
  *
  * Targets: a prerendered navigation paints within 50 ms of the click; a back navigation within
  * 50 ms. Every time is read in the browser, on `performance.timeOrigin` + a page's own time (the
  * click event's time stamp, the LCP entry, the activation, the frame), not on Node's clock, which
  * Chromium's can be tens of milliseconds apart from.
  */
+import http from 'node:http'
 import puppeteer from 'puppeteer-core'
 import { startHeaderDroppingProxy } from './header-dropping-proxy.mjs'
 import { CHROMIUM_ARGS, chromiumPath } from './chromium-path.mjs'
@@ -46,7 +53,7 @@ const PAINT_OF_CURRENT_PAGE = `new Promise((resolve) => {
   const activationStart = navigation?.activationStart ?? 0
   new PerformanceObserver((list) => {
     const lcp = list.getEntries().at(-1).startTime
-    resolve({ path: location.pathname, paintAt: performance.timeOrigin + Math.max(lcp, activationStart), shownAt: performance.timeOrigin + activationStart, prerendered: activationStart > 0 })
+    resolve({ path: location.pathname, paintAt: performance.timeOrigin + Math.max(lcp, activationStart), shownAt: performance.timeOrigin + activationStart, requestedAt: performance.timeOrigin + navigation.requestStart, prerendered: activationStart > 0 })
   }).observe({ type: 'largest-contentful-paint', buffered: true })
   setTimeout(() => resolve(null), 3000)
 })`
@@ -58,10 +65,11 @@ const PAINT_OF_CURRENT_PAGE = `new Promise((resolve) => {
  */
 export async function measureNavigations(origin) {
   const withoutRules = await startHeaderDroppingProxy(origin, 'speculation-rules')
+  const plain = await startPlainSite(origin)
   const browser = await puppeteer.launch({ executablePath: await chromiumPath(), headless: true, args: CHROMIUM_ARGS })
   const rows = []
   try {
-    for (const { mode, site, slowdown } of MODES(origin, withoutRules.origin)) {
+    for (const { mode, site, slowdown } of [...MODES(origin, withoutRules.origin), { mode: PLAIN_MODE, site: plain.origin, slowdown: 1 }]) {
       // A visitor who has been on the site: fonts, scripts and images in the browser's cache.
       const warm = await openTab(browser, slowdown)
       for (const path of PAGES) await visit(warm.page, site + path)
@@ -76,6 +84,8 @@ export async function measureNavigations(origin) {
             to,
             'click → paint ms': median(runs.map((run) => run.forwardMs)),
             prerendered: `${runs.filter((run) => run.prerendered).length}/${RUNS}`,
+            // For a prerendered page: how long before the click its request left (negative: after).
+            'requested before click ms': median(runs.filter((run) => run.prerendered).map((run) => run.leadMs)) ?? '',
             // For a prerendered page: from the click to its activation; the rest is its first frame.
             'click → activation ms': median(runs.filter((run) => run.prerendered).map((run) => run.activationMs)) ?? '',
             'back → paint ms': median(runs.map((run) => run.backMs)),
@@ -87,6 +97,7 @@ export async function measureNavigations(origin) {
   } finally {
     await browser.close()
     withoutRules.server.close()
+    plain.server.close()
   }
   return rows
 }
@@ -101,7 +112,7 @@ export function navigationVerdict(rows) {
     ...[...new Set(rows.map((row) => row.mode))].map(
       (mode) => `${mode}: click → paint ${summary(mode, 'click → paint ms')}; back → paint ${summary(mode, 'back → paint ms')}`,
     ),
-    `target: within ${NAVIGATION_TARGET_MS} ms of the click for a prerendered and a back navigation`,
+    `target: within ${NAVIGATION_TARGET_MS} ms of the click for a prerendered and a back navigation; "${PLAIN_MODE}" is what this machine's Chromium needs for a page with nothing to load`,
   ].join('\n')
 }
 
@@ -116,6 +127,36 @@ function MODES(origin, withoutRules) {
     { mode: 'without rules, no slowdown', site: withoutRules, slowdown: 1 },
     { mode: `without rules, ${CPU_SLOWDOWN}x slowdown`, site: withoutRules, slowdown: CPU_SLOWDOWN },
   ]
+}
+
+const PLAIN_MODE = 'plain page, with rules, no slowdown (floor)'
+
+/**
+ * The floor's site: PAGES as plain pages on a loopback server, each a navbar of links to all of
+ * them and text in the system font that fills the window, with the site's own rule set (fetched
+ * from `origin`) named in the same header. Nothing to load but the HTML.
+ */
+async function startPlainSite(origin) {
+  const rules = await (await fetch(new URL('/speculation-rules.json', origin))).text()
+  const paragraph = `<p>${'Erebuni builds homes, offices and roads in Yerevan and across Armenia. '.repeat(12)}</p>`
+  const page = (path) => `<!doctype html><html lang="en" data-client-loaded="true"><head><meta charset="utf-8"><title>${path}</title>
+<style>body{margin:0;font:18px/1.6 sans-serif}nav{display:flex;gap:1rem;padding:1rem 2rem;border-bottom:1px solid #ddd}main{padding:0 2rem}</style></head>
+<body><nav>${PAGES.map((to) => `<a href="${to}">${to}</a>`).join('')}</nav><main><h1>${path}</h1>${paragraph.repeat(6)}</main></body></html>`
+  const server = http.createServer((request, response) => {
+    if (request.url === '/speculation-rules.json') {
+      response.writeHead(200, { 'Content-Type': 'application/speculationrules+json' })
+      return response.end(rules)
+    }
+    if (!PAGES.includes(request.url)) {
+      response.writeHead(404)
+      return response.end()
+    }
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=0', 'Speculation-Rules': '"/speculation-rules.json"' })
+    response.end(page(request.url))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  server.unref()
+  return { server, origin: `http://127.0.0.1:${server.address().port}` }
 }
 
 /** A new tab; with a slowdown, a DevTools session that throttles its CPU (which rules prerendering out). */
@@ -165,6 +206,7 @@ async function navigateAndBack(browser, site, from, to, slowdown) {
     return {
       forwardMs: Math.round(forward.paintAt - marks['bench:click']),
       activationMs: forward.prerendered ? Math.round(forward.shownAt - marks['bench:click']) : undefined,
+      leadMs: forward.prerendered ? Math.round(marks['bench:click'] - forward.requestedAt) : undefined,
       prerendered: forward.prerendered,
       backMs: Math.round(back.paintAt - marks['bench:back']),
       restored: back.restored,

@@ -29,7 +29,8 @@
  *
  * 6. Navigations (scripts/bench-navigations.mjs): for every pair of the navbar's pages in English,
  *    the time from a click (after a 200 ms hover) to the new page's paint, and from going back to
- *    the old page's, with the speculation rules and without, with and without 4x CPU slowdown.
+ *    the old page's, with the speculation rules and without, with and without 4x CPU slowdown, and
+ *    the same on plain pages with nothing to load: this machine's floor.
  * 7. The image route's fences (scripts/bench-image-abuse.mjs, a site of its own): downloads and
  *    transforms per 100 respelled image addresses, and workerd's memory under 20 concurrent misses
  *    of 24 MB originals. BENCH_ONLY=image-abuse runs it alone; BENCH_SKIP_IMAGE_ABUSE=1 skips it.
