@@ -10,6 +10,10 @@
  * a 24 MB photo costs the isolate a few chunks, not 24 MB. The count is of the bytes as read, after
  * fetch has undone any Content-Encoding, so a gzip body that inflates past MAX_ORIGINAL_BYTES is
  * cut off there like any other.
+ *
+ * A body the runtime streams (fetch, ASSETS) is read READ_CHUNK_BYTES at a time: read as it comes,
+ * workerd hands it over 4 KB a read, nearly 6,000 reads (each a buffer, a view and a promise for the
+ * collector) for a 24 MB original.
  */
 import type { Bindings } from '../env'
 import { readImageSize, type Dimensions } from './image-header'
@@ -53,6 +57,12 @@ export function originTimeoutMs(env: Pick<Bindings, 'API_TIMEOUT_MS'>): number {
   const ms = Number(env.API_TIMEOUT_MS)
   return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_ORIGIN_TIMEOUT_MS
 }
+
+/**
+ * Bytes asked of an original's body per read (the last read of a body may bring fewer): a 24 MB
+ * original in about 370 reads instead of 5,900.
+ */
+export const READ_CHUNK_BYTES = 64 * 1024
 
 /** Opens `source`: fetched, checked and its header read; the body is left streaming for the caller to consume or cancel. */
 export async function openOriginal(source: AllowedSource, options: LoadOptions): Promise<LoadResult> {
@@ -106,7 +116,7 @@ async function readHeader(response: Response, signal: AbortSignal, bodySignal: A
     await response.body?.cancel()
     return failed('refused', 'too-large', `original is ${declared} bytes, over ${MAX_ORIGINAL_BYTES}`)
   }
-  const reader = (response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader()
+  const reader = chunkReader(response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }))
   const giveUp = async (failure: LoadFailure) => {
     await reader.cancel().catch(() => undefined)
     return failure
@@ -153,7 +163,7 @@ function streamingOriginal(
   head: Uint8Array[],
   headLength: number,
   headIsAll: boolean,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   signal: AbortSignal | undefined,
 ): OpenOriginal {
   let total = headLength
@@ -189,6 +199,37 @@ function streamingOriginal(
   return { format, size, bytes, body, overLimit: () => overLimit }
 }
 
+/** The reads of a body: `read` and `cancel`, as a stream's default reader has them. */
+type ChunkReader = {
+  read: () => Promise<ReadableStreamReadResult<Uint8Array>>
+  cancel: (reason?: unknown) => Promise<void>
+}
+
+/**
+ * `body` read READ_CHUNK_BYTES at a time where it is a byte stream (fetch and ASSETS bodies are),
+ * else chunk by chunk as it comes (a stream made in JavaScript).
+ */
+function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
+  let reader: ReadableStreamBYOBReader
+  try {
+    reader = body.getReader({ mode: 'byob' })
+  } catch {
+    return body.getReader()
+  }
+  let ended = false
+  return {
+    async read() {
+      while (!ended) {
+        const { done, value } = await reader.readAtLeast(READ_CHUNK_BYTES, new Uint8Array(READ_CHUNK_BYTES))
+        if (done) ended = true
+        if (value && value.byteLength > 0) return { done: false, value }
+      }
+      return { done: true, value: undefined }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  }
+}
+
 function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!
   const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0))
@@ -201,7 +242,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 }
 
 /** reader.read(), or the signal's reason once it aborts: a stalled body never holds the route. */
-function readBefore(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal) {
+function readBefore(reader: ChunkReader, signal: AbortSignal) {
   signal.throwIfAborted()
   let onAbort = () => {}
   const aborted = new Promise<never>((_, reject) => {

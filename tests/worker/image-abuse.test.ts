@@ -10,6 +10,7 @@ import type { Bindings } from '../../src/env'
 import { imageUrl } from '../../src/images/image-url'
 import { DEV_IMAGE_URL_SECRET } from '../../src/images/image-signature'
 import { MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
+import { READ_CHUNK_BYTES } from '../../src/images/load-original'
 import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
@@ -184,6 +185,34 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 
   it('transforms originals of unknown size one at a time, as if each were 25 MB', async () => {
     expect(await concurrentMisses(serveBytes(cameraJpeg))).toBe(1)
+  })
+
+  it(`hands the binding the whole original in reads of ${READ_CHUNK_BYTES / 1024} KB, not the runtime's 4 KB a read`, async () => {
+    const origin = cms({ 'reads.jpg': serveBytes(cameraJpeg) })
+    const reads: number[] = []
+    const binding = {
+      input(stream: ReadableStream<Uint8Array>) {
+        let options: ImageTransform = {}
+        const chain = {
+          transform(next: ImageTransform) {
+            options = next
+            return chain
+          },
+          async output(output: ImageOutputOptions) {
+            const chunks: Uint8Array[] = []
+            for await (const chunk of stream) chunks.push(chunk)
+            reads.push(...chunks.map((chunk) => chunk.byteLength))
+            return env.IMAGES.input(new Blob(chunks).stream()).transform(options).output(output)
+          },
+        }
+        return chain
+      },
+    } as unknown as ImagesBinding
+    const { response } = await fetchImage(pageImageUrl(origin.url('reads.jpg'), 160), { ...origin.bindings, IMAGES: binding }, ACCEPT.webp)
+    expect(response.status).toBe(200)
+    expect(reads.reduce((sum, bytes) => sum + bytes, 0)).toBe(cameraJpeg.byteLength)
+    expect(reads).toHaveLength(Math.ceil(cameraJpeg.byteLength / READ_CHUNK_BYTES))
+    expect(reads.slice(0, -1).every((bytes) => bytes === READ_CHUNK_BYTES)).toBe(true)
   })
 })
 
