@@ -23,9 +23,12 @@ afterEach(() => {
 })
 
 
-/** The real local binding, counting the transforms it is asked for and how many run at once; `delayMs` holds each output back. */
+/**
+ * The real local binding, counting the transforms it is asked for, how many run at once and the
+ * size of each read of its input; `delayMs` holds each output back.
+ */
 function countingImages(delayMs = 0) {
-  const counts = { transforms: 0, running: 0, mostAtOnce: 0 }
+  const counts = { transforms: 0, running: 0, mostAtOnce: 0, reads: [] as number[] }
   const binding = {
     info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
     input(stream: ReadableStream<Uint8Array>) {
@@ -40,9 +43,11 @@ function countingImages(delayMs = 0) {
           counts.running++
           counts.mostAtOnce = Math.max(counts.mostAtOnce, counts.running)
           try {
-            const bytes = await new Response(stream).arrayBuffer()
+            const chunks: Uint8Array[] = []
+            for await (const chunk of stream) chunks.push(chunk)
+            counts.reads.push(...chunks.map((chunk) => chunk.byteLength))
             if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
-            return await env.IMAGES.input(new Blob([bytes]).stream()).transform(options).output(output)
+            return await env.IMAGES.input(new Blob(chunks).stream()).transform(options).output(output)
           } finally {
             counts.running--
           }
@@ -189,30 +194,12 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 
   it(`hands the binding the whole original in reads of ${READ_CHUNK_BYTES / 1024} KB, not the runtime's 4 KB a read`, async () => {
     const origin = cms({ 'reads.jpg': serveBytes(cameraJpeg) })
-    const reads: number[] = []
-    const binding = {
-      input(stream: ReadableStream<Uint8Array>) {
-        let options: ImageTransform = {}
-        const chain = {
-          transform(next: ImageTransform) {
-            options = next
-            return chain
-          },
-          async output(output: ImageOutputOptions) {
-            const chunks: Uint8Array[] = []
-            for await (const chunk of stream) chunks.push(chunk)
-            reads.push(...chunks.map((chunk) => chunk.byteLength))
-            return env.IMAGES.input(new Blob(chunks).stream()).transform(options).output(output)
-          },
-        }
-        return chain
-      },
-    } as unknown as ImagesBinding
+    const { binding, counts } = countingImages()
     const { response } = await fetchImage(pageImageUrl(origin.url('reads.jpg'), 160), { ...origin.bindings, IMAGES: binding }, ACCEPT.webp)
     expect(response.status).toBe(200)
-    expect(reads.reduce((sum, bytes) => sum + bytes, 0)).toBe(cameraJpeg.byteLength)
-    expect(reads).toHaveLength(Math.ceil(cameraJpeg.byteLength / READ_CHUNK_BYTES))
-    expect(reads.slice(0, -1).every((bytes) => bytes === READ_CHUNK_BYTES)).toBe(true)
+    expect(counts.reads.reduce((sum, bytes) => sum + bytes, 0)).toBe(cameraJpeg.byteLength)
+    expect(counts.reads).toHaveLength(Math.ceil(cameraJpeg.byteLength / READ_CHUNK_BYTES))
+    expect(counts.reads.slice(0, -1).every((bytes) => bytes === READ_CHUNK_BYTES)).toBe(true)
   })
 })
 
