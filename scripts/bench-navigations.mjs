@@ -104,12 +104,12 @@ export async function measureNavigations(origin) {
 
 /** The figures' summary against the targets. */
 export function navigationVerdict(rows) {
+  const valuesOf = (mode, key) => rows.filter((row) => row.mode === mode).map((row) => row[key])
   const summary = (mode, key) => {
-    const values = rows.filter((row) => row.mode === mode).map((row) => row[key])
+    const values = valuesOf(mode, key)
     return `${Math.min(...values)}–${Math.max(...values)} ms (median ${median(values)})`
   }
-  const medianOf = (mode, key) => median(rows.filter((row) => row.mode === mode).map((row) => row[key]))
-  const overFloor = (key) => medianOf(RULES_MODE, key) - medianOf(PLAIN_MODE, key)
+  const overFloor = (key) => median(valuesOf(RULES_MODE, key)) - median(valuesOf(PLAIN_MODE, key))
   return [
     ...[...new Set(rows.map((row) => row.mode))].map(
       (mode) => `${mode}: click → paint ${summary(mode, 'click → paint ms')}; back → paint ${summary(mode, 'back → paint ms')}`,
