@@ -23,7 +23,9 @@
  * (checked in Node, asserted empty by a test). The site project adds TEST_IMAGES: image bytes the
  * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
  * 4000×3000 camera photo from scripts/camera-uploads/, and PNGs whose headers claim 60000×60000
- * and 15000×15000 pixels: decompression bombs). Types: tests/setup/env.d.ts.
+ * and 15000×15000 pixels: decompression bombs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
+ * lossless, extended), AVIF, progressive JPEG and JPEG with EXIF and ICC segments, and a bomb of
+ * each (tests/setup/header-fixtures.mjs). Types: tests/setup/env.d.ts.
  *
  * The site worker imports src/generated/client-manifest.ts, written by the [build] step
  * (scripts/build-client.mjs), which the plugin does not run: when the manifest is missing, this
@@ -40,6 +42,7 @@ import { defineConfig } from 'vitest/config'
 import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
 import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
+import { headerFixtures } from './tests/setup/header-fixtures.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
@@ -64,6 +67,7 @@ const testImages = {
     bombPng: bombPng(60_000, 60_000).toString('base64'),
     overLimitPng: bombPng(15_000, 15_000).toString('base64'),
   },
+  TEST_HEADER_FIXTURES: await headerFixtures(),
 }
 
 /** The content service as one ES module file, for the site project's auxiliary worker. */

@@ -22,7 +22,7 @@ export function readImageSize(bytes: Uint8Array, format: RasterFormat): HeaderRe
     case 'image/png':
       return bytes.length < 24 ? MORE : sized(u32be(bytes, 16), u32be(bytes, 20))
     case 'image/gif':
-      return bytes.length < 10 ? MORE : sized(bytes[6]! | (bytes[7]! << 8), bytes[8]! | (bytes[9]! << 8))
+      return gifSize(bytes)
     case 'image/jpeg':
       return jpegSize(bytes)
     case 'image/webp':
@@ -34,6 +34,35 @@ export function readImageSize(bytes: Uint8Array, format: RasterFormat): HeaderRe
 
 function sized(width: number, height: number): HeaderRead {
   return width > 0 && height > 0 ? { state: 'read', size: { width, height } } : UNREADABLE
+}
+
+/**
+ * The logical screen, grown to fit the first frame: decoders that meet a frame larger than the
+ * screen enlarge the canvas to hold it (libnsgif, which libvips uses), so a 1×1 screen with a
+ * 65535×65535 frame is a bomb all the same. Extension blocks before the frame are skipped.
+ */
+function gifSize(bytes: Uint8Array): HeaderRead {
+  if (bytes.length < 13) return MORE
+  const packed = bytes[10]!
+  let offset = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0) // global colour table
+  while (true) {
+    if (offset >= bytes.length) return MORE
+    const block = bytes[offset]!
+    if (block === 0x2c) {
+      if (offset + 9 > bytes.length) return MORE
+      const right = u16le(bytes, offset + 1) + u16le(bytes, offset + 5)
+      const bottom = u16le(bytes, offset + 3) + u16le(bytes, offset + 7)
+      return sized(Math.max(u16le(bytes, 6), right), Math.max(u16le(bytes, 8), bottom))
+    }
+    if (block !== 0x21) return UNREADABLE // the trailer, or not a block at all, before any frame
+    offset += 2 // introducer and label, then data sub-blocks up to an empty one
+    while (true) {
+      if (offset >= bytes.length) return MORE
+      const size = bytes[offset]!
+      offset += 1 + size
+      if (size === 0) break
+    }
+  }
 }
 
 /** Walks the markers to the first start-of-frame (SOF0–SOF15 but DHT, JPG and DAC). */
@@ -84,7 +113,7 @@ function webpSize(bytes: Uint8Array): HeaderRead {
  * size (grid tiles and thumbnails are smaller).
  */
 function avifSize(bytes: Uint8Array): HeaderRead {
-  const meta = findBox(bytes, 0, bytes.length, 'meta')
+  const meta = findBox(bytes, 0, Infinity, 'meta') // top level: the file goes on past the bytes so far
   if (meta === 'more' || meta === null) return meta === 'more' ? MORE : UNREADABLE
   const iprp = findBox(bytes, meta.start + 4, meta.end, 'iprp') // meta is a full box: 4 bytes of version and flags
   if (iprp === 'more' || iprp === null) return iprp === 'more' ? MORE : UNREADABLE
@@ -106,7 +135,7 @@ function avifSize(bytes: Uint8Array): HeaderRead {
 
 type Box = { start: number; end: number }
 
-/** The first box of `type` among the boxes in [from, to); 'more' when the bytes end first. */
+/** The first box of `type` among the boxes in [from, to); 'more' when the bytes end first (also between boxes). */
 function findBox(bytes: Uint8Array, from: number, to: number, type: string): Box | 'more' | null {
   for (let offset = from; offset < to; ) {
     if (offset + 8 > bytes.length) return 'more'

@@ -1,6 +1,8 @@
 /** Test-only bindings added by vitest.config.ts (see its header). */
 import type { D1Migration } from 'cloudflare:test'
 
+type HeaderFixture = 'gif' | 'webpLossy' | 'webpLossless' | 'webpExtended' | 'avif' | 'jpegProgressive' | 'jpegExifIcc'
+
 declare global {
   namespace Cloudflare {
     interface Env {
@@ -14,6 +16,15 @@ declare global {
       TEST_CONTENT_MISSING_IMAGES: string[]
       /** Site project only: base64 image bytes for the image route's tests (vitest.config.ts). */
       TEST_IMAGES: { cameraJpeg: string; bombPng: string; overLimitPng: string }
+      /**
+       * Site project only: base64 files in every format the header readers know, and a bomb of each
+       * (tests/setup/header-fixtures.mjs); `size` is the files' real pixel size.
+       */
+      TEST_HEADER_FIXTURES: {
+        files: Record<HeaderFixture, string>
+        bombs: Record<HeaderFixture | 'gifFrame', string>
+        size: { width: number; height: number }
+      }
       /** Site project only: the content service's D1 database (same id as its CONTENT_DB). */
       TEST_CONTENT_DB: D1Database
     }
