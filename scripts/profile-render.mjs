@@ -99,8 +99,8 @@ async function findInspector(processGroup) {
 }
 
 async function connect(url) {
-  const { default: WebSocketClient } = await import('ws')
-  const ws = new WebSocketClient(url)
+  // Node's own WebSocket client (global since Node 22, which the `node` devDependency provides).
+  const ws = new WebSocket(url)
   ws.binaryType = 'arraybuffer'
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject })
   let next = 1

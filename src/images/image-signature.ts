@@ -58,17 +58,15 @@ export function imageSignature(secret: string, src: string, width: number, fallb
  */
 export function isSignedBy(keys: ImageSigningKeys, signature: string, src: string, width: number, fallback = ''): boolean {
   const message = `${src}\n${width}\n${fallback}`
-  return [keys.current, keys.previous].some((secret) => secret !== undefined && sameText(computeSignature(secret, message), signature))
+  const claimed = new TextEncoder().encode(signature)
+  return [keys.current, keys.previous].some((secret) => {
+    if (secret === undefined) return false
+    const expected = new TextEncoder().encode(computeSignature(secret, message))
+    // The platform's constant-time compare throws on buffers of different lengths; the length is public.
+    return expected.byteLength === claimed.byteLength && crypto.subtle.timingSafeEqual(expected, claimed)
+  })
 }
 
 function computeSignature(secret: string, message: string): string {
   return createHmac('sha256', secret).update(message).digest('base64url').slice(0, SIGNATURE_LENGTH)
-}
-
-/** Compares without stopping at the first difference. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
 }
