@@ -208,7 +208,10 @@ describe('sanitized HTML, once at load and again at render', () => {
   })
 })
 
-describe('the sanitized HTML as a browser parses it (parse5, an independent HTML parser)', () => {
+/** Thousands of parses: seconds on a busy machine, so more than the default 5 s. */
+const PROPERTIES = { timeout: 60_000 }
+
+describe('the sanitized HTML as a browser parses it (parse5, an independent HTML parser)', PROPERTIES, () => {
   /** Every input this file names, plus the shapes CMS editors paste. */
   const corpus = [
     ...KEPT.map(([input]) => input),

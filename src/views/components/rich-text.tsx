@@ -2,7 +2,7 @@
  * CMS HTML, sanitized once when its payload was loaded (src/content/schemas.ts) and rendered as
  * is; a render only gives its internal links the visitor's language prefix.
  */
-import { rewriteInternalLinks } from '../../content/sanitize-html'
+import { rewriteInternalLinks } from '../../content/rewrite-internal-links'
 import { switchLanguagePath, type Lng } from '../../shared/languages'
 
 type RichTextProps = { html: string; lng: Lng; className?: string }
