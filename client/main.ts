@@ -11,7 +11,7 @@
  */
 import { islands, type Island, type IslandName } from './islands/registry'
 import { reportUnlessLeaving } from './load-failures'
-import { reportCaughtError, startTelemetryWhenIdle } from './telemetry/schedule'
+import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
 import { afterLoadWhenIdle } from './when-idle'
 
 /** Spec section 9: a script chunk that has not loaded after this long is a chunk-load failure. */
@@ -98,7 +98,7 @@ function hydrateIslands(): void {
       hydrateMarker(marker).catch((error: unknown) =>
         reportUnlessLeaving(() => {
           console.error(error)
-          reportCaughtError(error)
+          withReporter((reporter) => reporter.reportCaughtError(error))
         }),
       )
     if (island?.hydrate === 'visible') whenNearViewport(marker, () => void hydrate())

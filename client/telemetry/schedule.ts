@@ -9,6 +9,8 @@ import { afterLoadWhenIdle } from '../when-idle'
 
 const IDLE_TIMEOUT_MS = 5000
 
+type Reporter = typeof import('./reporter')
+
 export function startTelemetryWhenIdle(): void {
   afterLoadWhenIdle(() => {
     import('./reporter').then(
@@ -18,10 +20,11 @@ export function startTelemetryWhenIdle(): void {
   }, IDLE_TIMEOUT_MS)
 }
 
-/** Reports an error the entry caught (an island that failed to load or hydrate); best effort. */
-export function reportCaughtError(error: unknown): void {
-  import('./reporter').then(
-    (reporter) => reporter.reportCaughtError(error),
-    () => undefined,
-  )
+/**
+ * Runs `use` with the reporter, loading its chunk now if the idle start has not yet: how the entry
+ * reports an error it caught (`withReporter((reporter) => reporter.reportCaughtError(error))`).
+ * Best effort: nothing happens when the chunk does not load.
+ */
+export function withReporter(use: (reporter: Reporter) => void): void {
+  import('./reporter').then(use, () => undefined)
 }

@@ -1,32 +1,17 @@
 /**
- * The one content client: every call of spec section 7, with the Authorization header, a time-out,
- * zod validation of the answer and the KV payload cache in front of the GET calls.
- *
- * With API_HOST set it calls `${API_HOST}/api/${PRODUCT}/...` over the network; with API_HOST empty
- * it calls the bundled reference service through the CONTENT service binding.
- *
- * Each cached payload has a tag (`payload:<endpoint>`, `payload:page-meta-data:<page>`) that pages
- * rendered from it carry in Cache-Tag, so that a changed payload purges exactly those pages.
+ * The one content client: every call of spec section 7, with zod validation of the answer and the
+ * KV payload cache in front of the GET calls. What it reads is named in ./payload-catalogue.ts
+ * (endpoints, schemas, keys, tags); how it reaches the backend is ./backend-transport.ts.
  */
 import type { z } from 'zod'
 import type { Bindings } from '../env'
-import { createPayloadCache, type PayloadStamp, type RefreshOutcome } from './cache'
+import { apiOrigin, callBackend, DEFAULT_TIMEOUT_MS, isTemporaryStatus, messageOf, readJson } from './backend-transport'
+import { contentTtlSeconds, createPayloadCache } from './cache'
 import { ContentError, DroppedAddressError } from './errors'
-import {
-  AboutPageSchema,
-  ContactDataSchema,
-  EnterprisesPageSchema,
-  EnvelopeSchema,
-  findDroppedAddresses,
-  HomePageSchema,
-  NavbarSchema,
-  PageMetaSchema,
-  PAYLOAD_SCHEMA_VERSION,
-} from './schemas'
+import { pageMetaPath, PAYLOAD_ENDPOINTS, PAYLOAD_SCHEMAS, payloadKey, payloadTag, type PayloadEndpoint } from './payload-catalogue'
+import type { PayloadStamp, RefreshOutcome } from './payload-store'
+import { EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
 
-/** Spec section 7: default time-out of every backend call. */
-export const DEFAULT_TIMEOUT_MS = 10_000
-const DEFAULT_TTL_SECONDS = 300
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
  * cache already trusts a payload's hash for as long (STAMP_MEMO_MS in src/middleware/page-cache),
@@ -34,23 +19,6 @@ const DEFAULT_TTL_SECONDS = 300
  * payload reads the new one at once.
  */
 const PAYLOAD_READ_MEMO_MS = 1_000
-/**
- * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
- * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
- * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
- */
-const CACHE_VERSION = 'v2'
-
-/** The backend endpoints whose payloads pages read, each cached under its own key(s). */
-export const PAYLOAD_ENDPOINTS = [
-  'get-home-page',
-  'get-about-page',
-  'get-enterprises-page',
-  'contact-us',
-  'navbar-data',
-  'page-meta-data',
-] as const
-export type PayloadEndpoint = (typeof PAYLOAD_ENDPOINTS)[number]
 
 /** A payload the scheduled refresh and the publish hook can load again. */
 export type PayloadSource = {
@@ -93,11 +61,6 @@ export type SendOptions = {
   idempotencyKey?: string
 }
 
-/** Statuses that say "not now" rather than "not this message". */
-export function isTemporaryStatus(status: number): boolean {
-  return status >= 500 || status === 408 || status === 429
-}
-
 export function createContentClient(options: ContentClientOptions) {
   const { env } = options
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -117,18 +80,7 @@ export function createContentClient(options: ContentClientOptions) {
   const tags = new Map<string, string>()
   const tagOfKey = (key: string) => tags.get(key) ?? key
 
-  function call(path: string, init: RequestInit = {}): Promise<Response> {
-    const url = `${apiOrigin(env)}/api/${encodeURIComponent(env.PRODUCT)}/${path}`
-    const headers = new Headers(init.headers)
-    headers.set('Authorization', env.API_TOKEN ?? '')
-    headers.set('Accept', 'application/json')
-    const request = new Request(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) })
-    const send = env.API_HOST ? fetch(request) : env.CONTENT.fetch(request)
-    return send.catch((error: unknown) => {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-      throw new ContentError(timedOut ? 'timeout' : 'network', `${path}: ${String(error)}`)
-    })
-  }
+  const call = (path: string, init?: RequestInit) => callBackend(env, path, timeoutMs, init)
 
   async function getPayload<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
     const response = await call(path)
@@ -146,7 +98,7 @@ export function createContentClient(options: ContentClientOptions) {
   }
 
   function keyOf(path: string): string {
-    const key = `payload:${CACHE_VERSION}:${apiOrigin(env)}:${env.PRODUCT}:${path}`
+    const key = payloadKey(apiOrigin(env), env.PRODUCT, path)
     tags.set(key, payloadTag(path))
     return key
   }
@@ -155,17 +107,7 @@ export function createContentClient(options: ContentClientOptions) {
     return cache.read(keyOf(path), () => getPayload(path, schema), (stored) => schema.parse(stored))
   }
 
-  function metaPath(page: string): string {
-    return `page-meta-data?${new URLSearchParams({ path: env.META_PATH, page })}`
-  }
-
-  const SCHEMAS: Record<Exclude<PayloadEndpoint, 'page-meta-data'>, z.ZodType> = {
-    'get-home-page': HomePageSchema,
-    'get-about-page': AboutPageSchema,
-    'get-enterprises-page': EnterprisesPageSchema,
-    'contact-us': ContactDataSchema,
-    'navbar-data': NavbarSchema,
-  }
+  const metaPath = (page: string) => pageMetaPath(env.META_PATH, page)
 
   function source(endpoint: PayloadEndpoint, path: string, schema: z.ZodType): PayloadSource {
     const key = keyOf(path)
@@ -186,17 +128,17 @@ export function createContentClient(options: ContentClientOptions) {
     sources(pages: readonly string[], endpoints: readonly PayloadEndpoint[] = PAYLOAD_ENDPOINTS): PayloadSource[] {
       return endpoints.flatMap((endpoint) =>
         endpoint === 'page-meta-data'
-          ? pages.map((page) => source(endpoint, metaPath(page), PageMetaSchema))
-          : [source(endpoint, endpoint, SCHEMAS[endpoint])],
+          ? pages.map((page) => source(endpoint, metaPath(page), PAYLOAD_SCHEMAS['page-meta-data']))
+          : [source(endpoint, endpoint, PAYLOAD_SCHEMAS[endpoint])],
       )
     },
-    homePage: () => cached('get-home-page', HomePageSchema),
-    aboutPage: () => cached('get-about-page', AboutPageSchema),
-    enterprisesPage: () => cached('get-enterprises-page', EnterprisesPageSchema),
-    contactData: () => cached('contact-us', ContactDataSchema),
-    navbar: () => cached('navbar-data', NavbarSchema),
+    homePage: () => cached('get-home-page', PAYLOAD_SCHEMAS['get-home-page']),
+    aboutPage: () => cached('get-about-page', PAYLOAD_SCHEMAS['get-about-page']),
+    enterprisesPage: () => cached('get-enterprises-page', PAYLOAD_SCHEMAS['get-enterprises-page']),
+    contactData: () => cached('contact-us', PAYLOAD_SCHEMAS['contact-us']),
+    navbar: () => cached('navbar-data', PAYLOAD_SCHEMAS['navbar-data']),
     /** Meta data for a page key such as '/about' (spec section 7: query path and page). */
-    pageMeta: (page: string) => cached(metaPath(page), PageMetaSchema),
+    pageMeta: (page: string) => cached(metaPath(page), PAYLOAD_SCHEMAS['page-meta-data']),
     /**
      * POST messages: success is status 200; otherwise the error body's `message` is read. Never
      * cached. A refusal and a call that fails (time-out, network: a thrown ContentError) are told to
@@ -228,43 +170,3 @@ export function createContentClient(options: ContentClientOptions) {
 }
 
 export type ContentClient = ReturnType<typeof createContentClient>
-
-/**
- * The Cache-Tag of the payload at `path`: `payload:navbar-data`, `payload:page-meta-data:/about`.
- * Tags hold no commas or spaces, the separators of the Cache-Tag header.
- */
-export function payloadTag(path: string): string {
-  const [endpoint = '', query = ''] = path.split('?')
-  const page = new URLSearchParams(query).get('page')
-  return `payload:${endpoint}${page === null ? '' : `:${page}`}`.replace(/[\s,]/g, '_')
-}
-
-function apiOrigin(env: Bindings): string {
-  // The bundled service is reached through the binding; its URL host is only a label.
-  return env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : 'https://content.internal'
-}
-
-/** CONTENT_TTL in seconds; unset or unreadable: 300. */
-export function contentTtlSeconds(env: Bindings): number {
-  const value = env.CONTENT_TTL
-  const seconds = Number(value)
-  return Number.isFinite(seconds) && seconds >= 0 && value !== '' && value !== undefined ? seconds : DEFAULT_TTL_SECONDS
-}
-
-async function readJson(response: Response, path: string): Promise<unknown> {
-  const text = await response.text().catch((error: unknown) => {
-    throw new ContentError('network', `${path}: body could not be read: ${String(error)}`, response.status)
-  })
-  try {
-    return JSON.parse(text)
-  } catch {
-    if (!response.ok) return undefined
-    throw new ContentError('malformed', `${path}: answer is not JSON`, response.status)
-  }
-}
-
-function messageOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined
-  const message = (body as { message?: unknown }).message
-  return typeof message === 'string' && message.trim() ? message : undefined
-}

@@ -15,7 +15,9 @@
 import type { Bindings } from '../env'
 import type { PagePurger } from '../middleware/page-cache/purge'
 import type { Repurger } from './repurge'
-import { contentTtlSeconds, createContentClient, type PayloadEndpoint, type PayloadSource } from './client'
+import { contentTtlSeconds } from './cache'
+import { createContentClient, type PayloadSource } from './client'
+import type { PayloadEndpoint } from './payload-catalogue'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
 export const SCHEDULE_INTERVAL_MS = 60_000

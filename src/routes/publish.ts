@@ -13,7 +13,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PAYLOAD_ENDPOINTS } from '../content/client'
+import { PAYLOAD_ENDPOINTS } from '../content/payload-catalogue'
 import { refreshPayloads } from '../content/refresh'
 import { repurgerFor } from '../content/repurge'
 import type { AppEnv } from '../env'

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createPayloadCache, forgetKnownStamps } from '../../src/content/cache'
+import { createPayloadCache } from '../../src/content/cache'
+import { forgetKnownStamps } from '../../src/content/payload-store'
 import { ContentError } from '../../src/content/errors'
 
 let keyCounter = 0

@@ -7,7 +7,7 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { forgetKnownStamps } from '../../src/content/cache'
+import { forgetKnownStamps } from '../../src/content/payload-store'
 import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'

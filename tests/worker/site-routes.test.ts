@@ -3,7 +3,7 @@
  * fake backend (see support/fake-backend.ts) so every misbehaviour can be staged.
  */
 import { env } from 'cloudflare:workers'
-import { forgetKnownStamps } from '../../src/content/cache'
+import { forgetKnownStamps } from '../../src/content/payload-store'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeBackend, json, text } from './support/fake-backend'
 import { fetchPage } from './support/worker'

@@ -1,0 +1,43 @@
+/**
+ * The content client for one request: bindings, waitUntil and error logging from the Context, and
+ * a record of every payload the page was built from (`c.var.payloads`), which the page cache turns
+ * into Cache-Tag and ETag.
+ */
+import type { Context } from 'hono'
+import type { AppEnv } from '../env'
+import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { reportError } from '../observability'
+import { createContentClient, type ContentClient } from './client'
+import { scheduledRefreshIsRunning } from './refresh'
+
+/** A payload a page was rendered from: its KV key and the hash of its content. */
+export type PayloadRead = { key: string; hash: string; storedAt: number }
+
+export function contentFor(c: Context<AppEnv>): ContentClient {
+  const timeout = Number(c.env.API_TIMEOUT_MS)
+  return createContentClient({
+    env: c.env,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    timeoutMs: timeout > 0 ? timeout : undefined,
+    onError: (error, { key }) => {
+      console.warn(`content: ${key}: ${String(error)}`)
+      reportError(c, error, 'backend', { backend_key: key })
+    },
+    refreshesOnRequest: async () => !(await scheduledRefreshIsRunning(c.env.CONTENT_CACHE)),
+    onRead: (tag, read) => payloadsReadBy(c).set(tag, read),
+    onChanged: (tag) => {
+      const purger = pagePurgerFor(c.executionCtx as { cache?: CacheContext })
+      c.executionCtx.waitUntil(purger.purgeTags([tag]).catch((error: unknown) => console.warn(`content: purge ${tag}: ${String(error)}`)))
+    },
+  })
+}
+
+/** The payloads this request's page was rendered from, by Cache-Tag. */
+export function payloadsReadBy(c: Context<AppEnv>): Map<string, PayloadRead> {
+  let reads = c.get('payloads')
+  if (!reads) {
+    reads = new Map()
+    c.set('payloads', reads)
+  }
+  return reads
+}

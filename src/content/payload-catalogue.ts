@@ -1,0 +1,55 @@
+/**
+ * What the site reads from the backend (spec section 7), and how each payload is named: its
+ * endpoint, its schema, its KV key and its Cache-Tag. Pages rendered from a payload carry its tag in
+ * Cache-Tag, so that a changed payload purges exactly those pages.
+ */
+import type { z } from 'zod'
+import { AboutPageSchema, ContactDataSchema, EnterprisesPageSchema, HomePageSchema, NavbarSchema, PageMetaSchema } from './schemas'
+
+/** The backend endpoints whose payloads pages read, each cached under its own key(s). */
+export const PAYLOAD_ENDPOINTS = [
+  'get-home-page',
+  'get-about-page',
+  'get-enterprises-page',
+  'contact-us',
+  'navbar-data',
+  'page-meta-data',
+] as const
+export type PayloadEndpoint = (typeof PAYLOAD_ENDPOINTS)[number]
+
+/** The schema of each endpoint's payload. */
+export const PAYLOAD_SCHEMAS = {
+  'get-home-page': HomePageSchema,
+  'get-about-page': AboutPageSchema,
+  'get-enterprises-page': EnterprisesPageSchema,
+  'contact-us': ContactDataSchema,
+  'navbar-data': NavbarSchema,
+  'page-meta-data': PageMetaSchema,
+} as const satisfies Record<PayloadEndpoint, z.ZodType>
+
+/**
+ * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
+ * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
+ * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
+ */
+const CACHE_VERSION = 'v2'
+
+/** The KV key of the payload at `path` of the backend at `origin` for `product`. */
+export function payloadKey(origin: string, product: string, path: string): string {
+  return `payload:${CACHE_VERSION}:${origin}:${product}:${path}`
+}
+
+/** The path of a page's meta data (spec section 7: query path and page, a page key such as '/about'). */
+export function pageMetaPath(metaPath: string, page: string): string {
+  return `page-meta-data?${new URLSearchParams({ path: metaPath, page })}`
+}
+
+/**
+ * The Cache-Tag of the payload at `path`: `payload:navbar-data`, `payload:page-meta-data:/about`.
+ * Tags hold no commas or spaces, the separators of the Cache-Tag header.
+ */
+export function payloadTag(path: string): string {
+  const [endpoint = '', query = ''] = path.split('?')
+  const page = new URLSearchParams(query).get('page')
+  return `payload:${endpoint}${page === null ? '' : `:${page}`}`.replace(/[\s,]/g, '_')
+}
