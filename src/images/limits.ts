@@ -40,7 +40,7 @@ export const MAX_TRANSFORMS_AT_ONCE = 4
  * Bytes of originals one isolate transforms at once: a transform needs its whole original (the
  * service decodes it as one file), so it is the originals' sizes, not their count, that fill an
  * isolate's 128 MB. The bench's 20 concurrent misses of 24 MB originals raise workerd's memory by
- * about 100 MB (`npm run bench`, image route fences; reads of 64 KB, see load-original.ts).
+ * about 100 MB (`npm run bench`, image route fences; reads of 64 KB, see chunk-reader.ts).
  * A 24 MB original runs alone; ten 3 MB camera photos run together. An original of unknown size
  * (no Content-Length, or a compressed transfer) counts as MAX_ORIGINAL_BYTES.
  */

@@ -11,16 +11,17 @@
  * fetch has undone any Content-Encoding, so a gzip body that inflates past MAX_ORIGINAL_BYTES is
  * cut off there like any other.
  *
- * A body the runtime streams (fetch, ASSETS) is read READ_CHUNK_BYTES at a time: read as it comes,
- * workerd hands it over 4 KB a read, nearly 6,000 reads (each a buffer, a view and a promise for the
- * collector) for a 24 MB original.
+ * Remote originals come through ./fetch-allowed.ts (the allow-list and its redirects); bodies are
+ * read through ./chunk-reader.ts (64 KB a read, and a deadline on each).
  */
 import type { Bindings } from '../env'
 import { readImageSize, type Dimensions } from './image-header'
 import { sniffFormat, type RasterFormat } from './image-format'
-import { DEFAULT_ORIGIN_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_REDIRECTS, MAX_SIDE } from './limits'
+import { chunkReader, concat, readBefore, type ChunkReader } from './chunk-reader'
+import { fetchAllowed } from './fetch-allowed'
+import { DEFAULT_ORIGIN_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from './limits'
 import type { ImageReason } from './reasons'
-import { isAllowedUrl, type AllowedSource } from './source-policy'
+import type { AllowedSource } from './source-policy'
 
 /** An original whose header passed every check: its format, pixel size and whole body, still streaming. */
 export type OpenOriginal = {
@@ -58,38 +59,16 @@ export function originTimeoutMs(env: Pick<Bindings, 'API_TIMEOUT_MS'>): number {
   return Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_ORIGIN_TIMEOUT_MS
 }
 
-/**
- * Bytes asked of an original's body per read (the last read of a body may bring fewer): a 24 MB
- * original in about 370 reads instead of 5,900.
- */
-export const READ_CHUNK_BYTES = 64 * 1024
-
 /** Opens `source`: fetched, checked and its header read; the body is left streaming for the caller to consume or cancel. */
 export async function openOriginal(source: AllowedSource, options: LoadOptions): Promise<LoadResult> {
   const signal = options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs)
   try {
     const response = source.kind === 'asset' ? await options.assets.fetch(new Request(new URL(source.path, 'http://assets.local'), { signal })) : await fetchAllowed(source.url, options.origins, signal)
-    if (!('status' in response)) return response
+    if ('refused' in response) return failed('refused', response.refused, response.detail)
     return await readHeader(response, signal, options.signal, source.kind === 'asset' ? BUNDLED_IMAGE_BYTES : MAX_ORIGINAL_BYTES)
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
     return failed('unavailable', 'origin-unavailable', timedOut ? `no answer within ${options.timeoutMs} ms` : `fetch failed: ${String(error)}`)
-  }
-}
-
-/** GET `url`, following up to MAX_REDIRECTS redirects that stay on allowed origins. */
-async function fetchAllowed(url: URL, origins: Set<string>, signal: AbortSignal): Promise<Response | LoadFailure> {
-  let current = url
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(current, { redirect: 'manual', signal, headers: { Accept: 'image/avif,image/webp,image/*;q=0.8' } })
-    const location = response.headers.get('Location')
-    if (response.status < 300 || response.status >= 400 || !location) return response
-    await response.body?.cancel()
-    if (hop >= MAX_REDIRECTS) return failed('refused', 'too-many-redirects', `more than ${MAX_REDIRECTS} redirects`)
-    const next = URL.parse(location, current)
-    if (!next) return failed('refused', 'redirect-refused', `redirect to an address that does not parse: ${location.slice(0, 100)}`)
-    if (!isAllowedUrl(next, origins)) return failed('refused', 'redirect-refused', `redirect to ${next.origin}, which is not an allowed image origin`)
-    current = next
   }
 }
 
@@ -197,62 +176,6 @@ function streamingOriginal(
     { highWaterMark: 0 },
   )
   return { format, size, bytes, body, overLimit: () => overLimit }
-}
-
-/** The reads of a body: `read` and `cancel`, as a stream's default reader has them. */
-type ChunkReader = {
-  read: () => Promise<ReadableStreamReadResult<Uint8Array>>
-  cancel: (reason?: unknown) => Promise<void>
-}
-
-/**
- * `body` read READ_CHUNK_BYTES at a time where it is a byte stream (fetch and ASSETS bodies are),
- * else chunk by chunk as it comes (a stream made in JavaScript).
- */
-function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
-  let reader: ReadableStreamBYOBReader
-  try {
-    reader = body.getReader({ mode: 'byob' })
-  } catch {
-    return body.getReader()
-  }
-  let ended = false
-  return {
-    async read() {
-      while (!ended) {
-        const { done, value } = await reader.readAtLeast(READ_CHUNK_BYTES, new Uint8Array(READ_CHUNK_BYTES))
-        if (done) ended = true
-        if (value && value.byteLength > 0) return { done: false, value }
-      }
-      return { done: true, value: undefined }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0))
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
-}
-
-/** reader.read(), or the signal's reason once it aborts: a stalled body never holds the route. */
-function readBefore(reader: ChunkReader, signal: AbortSignal) {
-  signal.throwIfAborted()
-  let onAbort = () => {}
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      reader.cancel().catch(() => {})
-      reject(signal.reason)
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-  return Promise.race([reader.read(), aborted]).finally(() => signal.removeEventListener('abort', onAbort))
 }
 
 function failed(failure: LoadFailure['failure'], reason: ImageReason, detail: string): LoadFailure {

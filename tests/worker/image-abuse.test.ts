@@ -10,7 +10,7 @@ import type { Bindings } from '../../src/env'
 import { imageUrl } from '../../src/images/image-url'
 import { DEV_IMAGE_URL_SECRET } from '../../src/images/image-signature'
 import { MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
-import { READ_CHUNK_BYTES } from '../../src/images/load-original'
+import { READ_CHUNK_BYTES } from '../../src/images/chunk-reader'
 import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
