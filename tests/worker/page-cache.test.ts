@@ -14,8 +14,6 @@ import type { AppEnv, Bindings } from '../../src/env'
 import worker from '../../src/index'
 import {
   acceptsGzip,
-  BYPASS_HEADER,
-  BYPASS_TOKEN_HEADER,
   forgetRecentPages,
   pageCache,
   pageCacheKey,
@@ -317,38 +315,6 @@ describe('GET pages through the page cache', () => {
     expect(response.headers.has('Cache-Control')).toBe(false)
     expect(response.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
     expect(response.headers.get('Cache-Tag')).toMatch(/^page:\/en,/)
-  })
-})
-
-describe('the bench bypass', () => {
-  const token = 'bench-secret'
-  const bypass = (mode: string, given = token) => ({ headers: { [BYPASS_HEADER]: mode, [BYPASS_TOKEN_HEADER]: given } })
-
-  it("renders from cached payloads with 'page', and loads every payload with 'all'", async () => {
-    backend = fakeBackend()
-    const bindings = backend.env({ CACHE_BYPASS_TOKEN: token })
-    await fetchPage('/en', bindings)
-    const calls = backend.calls.length
-
-    const page = await fetchPage('/en', bindings, bypass('page'))
-    expect(page.headers.get('X-Page-Cache')).toBe('bypass')
-    expect(await page.text()).toContain('<html lang="en">')
-    expect(backend.calls).toHaveLength(calls)
-
-    const all = await fetchPage('/en', bindings, bypass('all'))
-    expect(all.headers.get('X-Page-Cache')).toBe('bypass')
-    expect(backend.callsTo('get-home-page')).toHaveLength(2)
-  })
-
-  it('is ignored without the right token, or when no token is configured', async () => {
-    backend = fakeBackend()
-    await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }))
-    const wrong = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }), bypass('all', 'guess'))
-    expect(wrong.headers.get('X-Page-Cache')).toBe('hit')
-    const unset = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: '' }), bypass('all', ''))
-    expect(unset.headers.get('X-Page-Cache')).toBe('hit')
-    const noCache = await fetchPage('/en', backend.env(), { headers: { 'Cache-Control': 'no-cache', Pragma: 'no-cache' } })
-    expect(noCache.headers.get('X-Page-Cache')).toBe('hit')
   })
 })
 
