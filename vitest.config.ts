@@ -22,8 +22,9 @@
  * project adds TEST_CONTENT_DB. TEST_CONTENT_MISSING_IMAGES lists seed images absent from public/
  * (checked in Node, asserted empty by a test). The site project adds TEST_IMAGES: image bytes the
  * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
- * 4000×3000 camera photo from scripts/camera-uploads/, and PNGs whose headers claim 60000×60000
- * and 15000×15000 pixels: decompression bombs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
+ * 4000×3000 camera photo from scripts/camera-uploads/, PNGs whose headers claim 60000×60000
+ * and 15000×15000 pixels: decompression bombs, and a small image in each raster format:
+ * tests/setup/format-samples.mjs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
  * lossless, extended), AVIF, progressive JPEG and JPEG with EXIF and ICC segments, and a bomb of
  * each (tests/setup/header-fixtures.mjs). Types: tests/setup/env.d.ts.
  *
@@ -43,6 +44,7 @@ import { buildSeedStatements, findMissingImages, readSeed } from './content-serv
 import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
 import { headerFixtures } from './tests/setup/header-fixtures.mjs'
+import { formatSamples } from './tests/setup/format-samples.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
@@ -66,6 +68,8 @@ const testImages = {
     cameraJpeg: (await cameraPhoto('test-camera-photo', { width: 4000, height: 3000, noise: 4, quality: 80 })).toString('base64'),
     bombPng: bombPng(60_000, 60_000).toString('base64'),
     overLimitPng: bombPng(15_000, 15_000).toString('base64'),
+    // A 480×360 image in each format the route reads, for the corrupt-original tests.
+    samples: Object.fromEntries(Object.entries(await formatSamples()).map(([format, bytes]) => [format, bytes.toString('base64')])),
   },
   TEST_HEADER_FIXTURES: await headerFixtures(),
 }

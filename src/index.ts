@@ -10,6 +10,7 @@ import { warmChangedPlaceholders } from './images/page-placeholders'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
+import { httpsOnly } from './middleware/https-only'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
 import { contact } from './routes/contact'
@@ -26,6 +27,8 @@ import { renderer } from './views/renderer'
 export const app = new Hono<AppEnv>()
 
 app.use('*', securityHeaders())
+// Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0030-https-only.md).
+app.use('*', httpsOnly())
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).

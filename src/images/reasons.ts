@@ -21,6 +21,7 @@ export const IMAGE_REASONS = {
   'too-large': 'The original image is too large.',
   'too-many-pixels': 'The original image has too many pixels.',
   'unreadable-header': 'The original image could not be read.',
+  'undecodable': 'The original image is damaged or incomplete.',
   'svg-not-served': 'SVG images are not served by the image route.',
   'transform-failed': 'The image could not be resized.',
   'still-transforming': 'The image is still being prepared; try again shortly.',

@@ -13,6 +13,8 @@
  * Every failure has an outcome a page can live with: the slot's bundled fallback when the page named
  * one (transformed only while the visitor's wait lasts, else the bundled file as it is), otherwise a
  * 4xx or 5xx with a fixed reason (./reasons.ts). Internal text goes to the logs and Sentry only.
+ * A 5xx is for the site's own failures (the binding, time); an original the binding cannot decode
+ * is the CMS's bad file and gets a 4xx, like one that is not an image at all.
  */
 import type { Bindings } from '../env'
 import { renditionKey, readRendition, storeRendition } from './image-cache'
@@ -22,7 +24,7 @@ import { openOriginal, originTimeoutMs, type LoadFailure } from './load-original
 import { IMAGE_REASONS, type ImageReason } from './reasons'
 import { allowedOrigins, checkSource, type AllowedSource } from './source-policy'
 import { MAX_ORIGINAL_BYTES } from './limits'
-import { acquireTransformSlot, BindingTimeoutError, MissingBindingError, resizeImage, transformTimeoutMs, type TransformSlot } from './transform'
+import { acquireTransformSlot, BindingTimeoutError, isUndecodableInput, MissingBindingError, resizeImage, transformTimeoutMs, type TransformSlot } from './transform'
 
 /** Transformed images: a photo's address never changes content (docs/decisions/0003-image-pipeline.md). */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
@@ -182,6 +184,12 @@ function makeRendition(
       if (original.overLimit()) {
         console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
         return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
+      }
+      // The CMS's file is damaged (an interrupted upload, garbage behind a valid header): a source
+      // that cannot be served, answered like one (the slot's fallback, else 422), never a 5xx.
+      if (isUndecodableInput(error)) {
+        console.warn(`image: ${request.src.slice(0, 200)}: undecodable: ${String(error)}`)
+        return { ok: false, failure: 'refused', reason: 'undecodable', detail: String(error) }
       }
       context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
       return { ok: false, reason: 'transform-failed' }

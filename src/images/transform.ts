@@ -26,6 +26,18 @@ export class BindingTimeoutError extends Error {
   override readonly name = 'BindingTimeoutError'
 }
 
+/**
+ * Cloudflare Images' code for an input it cannot decode ("could not perform resizing ... when an
+ * image has invalid format", https://developers.cloudflare.com/images/reference/troubleshooting/):
+ * the local binding answers a truncated or garbled JPEG, PNG, GIF, WebP or AVIF with it too.
+ */
+const UNDECODABLE_INPUT = 9523
+
+/** Whether the binding refused the original itself (an ImagesError with code 9523), rather than failed. */
+export function isUndecodableInput(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && Number(error.code) === UNDECODABLE_INPUT
+}
+
 /** `original` (a stream) at most `width` px wide (never wider than it is), encoded as `format`. */
 export async function resizeImage(images: ImagesBinding | undefined, original: ReadableStream<Uint8Array>, width: number, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
   if (!images) throw new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])')

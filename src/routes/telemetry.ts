@@ -1,9 +1,15 @@
 /**
  * The beacon endpoints of client/telemetry: web vitals (POST /api/vitals) and browser errors
  * (POST /api/client-errors). A beacon must not come from another site (src/middleware/same-origin),
- * must fit in TELEMETRY_LIMITS.body bytes and match its schema; it is then written to the VITALS
- * Analytics Engine dataset, or logged when none is bound. Both answer 204 with no body: a beacon's
- * sender never reads the answer.
+ * must be within its client's budget (TELEMETRY_RATE_LIMITER, by CF-Connecting-IP: 429 with
+ * Retry-After beyond it, before the body is read), fit in TELEMETRY_LIMITS.body bytes and match its
+ * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
+ * Both answer 204 with no body: a beacon's sender never reads the answer.
+ *
+ * Rows are billed per data point, so what one client can write is bounded twice: per request, at
+ * most MAX_ROWS_PER_BEACON points (one per metric or error, the schemas' limits), counted as they are
+ * written; per client, the limiter's requests a minute (wrangler.toml). A page view sends two vitals
+ * beacons (on hiding and on leaving), and an error beacon only when a script fails, five at most.
  *
  * Data points, one per metric or error (blob1 tells them apart in SQL):
  * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType, country];
@@ -14,6 +20,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
@@ -65,41 +72,62 @@ export const ClientErrorsBeaconSchema = z.object({
     .max(LIMITS.errors),
 }) satisfies z.ZodType<ClientErrorsBeacon>
 
+/** Data points one beacon may write: one per metric or error, as many as its schema allows. */
+export const MAX_ROWS_PER_BEACON = Math.max(LIMITS.metrics, LIMITS.errors)
+/** The limiter's period (wrangler.toml TELEMETRY_RATE_LIMITER): when a refused client may send again. */
+const RATE_LIMIT_PERIOD_SECONDS = 60
+
 const NO_STORE = { 'Cache-Control': 'no-store' }
 const fromThisSite = sameOrigin<AppEnv>({ onRefused: (c) => c.body(null, 403, NO_STORE) })
+const withinBudget = createMiddleware<AppEnv>(async (c, next) => {
+  if (await withinRateLimit(c, c.req.header('CF-Connecting-IP') ?? 'unknown')) return next()
+  return c.body(null, 429, { ...NO_STORE, 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) })
+})
 const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413, NO_STORE) })
 
 export const telemetry = new Hono<AppEnv>()
 
-telemetry.post(VITALS_PATH, fromThisSite, limit, async (c) => {
+telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
   const beacon = await readBeacon(c, VitalsBeaconSchema)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
-  for (const metric of beacon.metrics) {
-    record(c, {
+  writeRows(
+    c,
+    beacon.metrics.map((metric) => ({
       indexes: [metric.name],
       blobs: ['vital', metric.name, metric.rating, path, lng, metric.navigationType ?? '', country],
       doubles: [metric.value],
-    })
-  }
+    })),
+  )
   return c.body(null, 204, NO_STORE)
 })
 
-telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, limit, async (c) => {
+telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) => {
   const beacon = await readBeacon(c, ClientErrorsBeaconSchema)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
-  for (const error of beacon.errors) {
-    record(c, {
+  writeRows(
+    c,
+    beacon.errors.map((error) => ({
       indexes: ['client-error'],
       blobs: ['client-error', error.kind, error.message, error.source ?? '', path, lng, error.stack ?? '', country],
       doubles: [error.line ?? 0, error.column ?? 0],
-    })
-  }
+    })),
+  )
   return c.body(null, 204, NO_STORE)
 })
+
+/** One beacon counted against its client's budget; true when within it. An unbound or failing limiter lets it through. */
+async function withinRateLimit(c: Context<AppEnv>, client: string): Promise<boolean> {
+  try {
+    return (await c.env.TELEMETRY_RATE_LIMITER.limit({ key: `telemetry:${client}` })).success
+  } catch (error) {
+    console.warn(`telemetry: rate limiter failed: ${String(error)}`)
+    return true
+  }
+}
 
 /**
  * The body as JSON, checked against `schema`; null when it is not. navigator.sendBeacon sends a
@@ -118,9 +146,14 @@ async function readBeacon<S extends z.ZodType>(c: Context<AppEnv>, schema: S): P
 
 type DataPoint = { indexes: [string]; blobs: string[]; doubles: number[] }
 
-function record(c: Context<AppEnv>, point: DataPoint): void {
-  if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
-  else console.log(`telemetry ${JSON.stringify(point)}`)
+/** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it); returns how many. */
+function writeRows(c: Context<AppEnv>, points: DataPoint[]): number {
+  const rows = points.slice(0, MAX_ROWS_PER_BEACON)
+  for (const point of rows) {
+    if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
+    else console.log(`telemetry ${JSON.stringify(point)}`)
+  }
+  return rows.length
 }
 
 function countryOf(c: Context<AppEnv>): string {

@@ -15,7 +15,13 @@ declare global {
       /** Site-relative images named in the seed but missing from public/ (should be empty). */
       TEST_CONTENT_MISSING_IMAGES: string[]
       /** Site project only: base64 image bytes for the image route's tests (vitest.config.ts). */
-      TEST_IMAGES: { cameraJpeg: string; bombPng: string; overLimitPng: string }
+      TEST_IMAGES: {
+        cameraJpeg: string
+        bombPng: string
+        overLimitPng: string
+        /** Base64 of a 480×360 image per format (tests/setup/format-samples.mjs). */
+        samples: Record<'jpeg' | 'png' | 'gif' | 'webp' | 'avif', string>
+      }
       /**
        * Site project only: base64 files in every format the header readers know, and a bomb of each
        * (tests/setup/header-fixtures.mjs); `size` is the files' real pixel size.

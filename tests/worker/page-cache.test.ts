@@ -38,7 +38,8 @@ describe('GET pages through the page cache', () => {
     await fetchPage('/ru/about', backend.env({ PAGE_CACHE_TTL: '0' }))
     const first = await fetchPage('/en/about', backend.env())
     expect(first.headers.get('X-Page-Cache')).toBe('miss')
-    expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
+    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
     const html = await first.text()
     const calls = backend.calls.length
     // As in another isolate: nothing in memory, only what the Cache API and KV hold. (Not a stamp
@@ -82,7 +83,8 @@ describe('GET pages through the page cache', () => {
     expect(miss.status).toBe(200)
     expect(await miss.text()).toBe('')
     expect(miss.headers.get('X-Page-Cache')).toBe('miss')
-    expect(miss.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
+    expect(miss.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
+    expect(miss.headers.get('Cloudflare-CDN-Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
     const calls = backend.calls.length
 
     const head = await fetchPage('/en/contact-us', backend.env(), { method: 'HEAD' })
@@ -114,7 +116,7 @@ describe('GET pages through the page cache', () => {
       const response = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': ifNoneMatch } })
       expect(response.status).toBe(304)
       expect(response.headers.get('ETag')).toBe(etag)
-      expect(response.headers.get('Cache-Control')).toMatch(/s-maxage=60/)
+      expect(response.headers.get('Cloudflare-CDN-Cache-Control')).toMatch(/max-age=60,/)
       expect(await response.text()).toBe('')
     }
     const changed = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': '"old"' } })
@@ -425,7 +427,8 @@ describe('pageCache() with an injected clock', () => {
     const first = await app.fetch(new Request(`http://site-${site}.test/provisional`), bindings, ctx)
     await first.text()
     await waitOnExecutionContext(ctx)
-    expect(first.headers.get('Cache-Control')).toBe(`public, max-age=0, s-maxage=${PROVISIONAL_SECONDS}`)
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
+    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe(`public, max-age=${PROVISIONAL_SECONDS}`)
     expect(first.headers.get('ETag')).toMatch(/\.provisional"$/)
     clock += (PROVISIONAL_SECONDS - 1) * 1000
     expect(await visit('/provisional')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })

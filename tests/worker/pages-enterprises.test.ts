@@ -69,6 +69,11 @@ describe('enterprises page view', () => {
     expect(icons[1]?.attrs.href).toBeUndefined()
   })
 
+  it("gives a linked icon's image the link's purpose as alt, and a plain icon an empty alt (decoration)", async () => {
+    const icons = await select(render('en'), '.feature-row__icon img')
+    expect(icons.map((icon) => icon.attrs.alt)).toEqual(['Arabkir Residence', ''])
+  })
+
   it('sends buttons out in a new tab, internal ones with the prefix, and missing links to /enterprise-detail', async () => {
     const buttons = await select(render('ru'), '.feature-row .button')
     // Each label is followed by its item's title for screen readers and crawlers, not shown.

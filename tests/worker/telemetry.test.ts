@@ -23,15 +23,19 @@ function fakeDataset() {
 
 type PostOptions = { headers?: Record<string, string>; bindings?: Partial<Bindings>; body?: BodyInit }
 
+let clients = 0
+/** A client address of its own, so that tests never share a rate-limit budget unless they mean to. */
+const newClient = () => `test-client-${++clients}`
+
 /**
- * POSTs `beacon` as navigator.sendBeacon does with a string: text/plain, from a page of the site.
- * A header given as '' is left out.
+ * POSTs `beacon` as navigator.sendBeacon does with a string: text/plain, from a page of the site,
+ * from a client of its own unless `headers` name one. A header given as '' is left out.
  */
 async function post(path: string, beacon: unknown, { headers, bindings, body }: PostOptions = {}) {
   const ctx = createExecutionContext()
   const request = new Request(`${ORIGIN}${path}`, {
     method: 'POST',
-    headers: Object.entries({ 'Content-Type': 'text/plain;charset=UTF-8', Origin: ORIGIN, ...headers }).filter(([, value]) => value !== ''),
+    headers: Object.entries({ 'Content-Type': 'text/plain;charset=UTF-8', Origin: ORIGIN, 'CF-Connecting-IP': newClient(), ...headers }).filter(([, value]) => value !== ''),
     body: body ?? JSON.stringify(beacon),
   })
   const response = await worker.fetch(request, { ...(env as unknown as Bindings), ...bindings }, ctx)
@@ -144,5 +148,84 @@ describe('POST /api/client-errors', () => {
     expect((await post('/api/client-errors', { page: '/', errors: [{ kind: 'warning', message: 'x' }] }, { bindings })).status).toBe(400)
     expect((await post('/api/client-errors', { page: '/', errors: [{ kind: 'error', message: 'x'.repeat(301) }] }, { bindings })).status).toBe(400)
     expect(points).toHaveLength(0)
+  })
+})
+
+/** A limiter that allows the first `allowed` beacons and refuses the rest, recording every key it was asked about. */
+function countingLimiter(allowed: number) {
+  const keys: string[] = []
+  const binding = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length <= allowed }) } as unknown as RateLimit
+  return { keys, binding }
+}
+
+describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
+  it('refuses a flood with 429 and Retry-After once past the limit, before reading the body: a refused beacon writes no row', async () => {
+    const { points, dataset } = fakeDataset()
+    const limiter = countingLimiter(3)
+    const bindings = { VITALS: dataset, TELEMETRY_RATE_LIMITER: limiter.binding }
+    const headers = { 'CF-Connecting-IP': '203.0.113.9' }
+    const statuses: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const response = await post(i % 2 ? '/api/client-errors' : '/api/vitals', i % 2 ? clientErrors : vitals, { headers, bindings })
+      statuses.push(response.status)
+      if (response.status === 429) {
+        expect(response.headers.get('Retry-After')).toBe('60')
+        expect(response.headers.get('Cache-Control')).toBe('no-store')
+      }
+    }
+    expect(statuses).toEqual([204, 204, 204, 429, 429, 429, 429, 429, 429, 429])
+    expect(points).toHaveLength(3 * 2)
+    expect(new Set(limiter.keys)).toEqual(new Set(['telemetry:203.0.113.9']))
+    // Past the limit even a body that is not JSON, or one over 4 KB, is refused as a flood, unread.
+    expect((await post('/api/vitals', null, { body: '{"page":', headers, bindings })).status).toBe(429)
+    expect((await post('/api/vitals', null, { body: 'x'.repeat(10_000), headers, bindings })).status).toBe(429)
+    expect(points).toHaveLength(3 * 2)
+  })
+
+  it('refuses a cross-site beacon before it counts against the client', async () => {
+    const limiter = countingLimiter(100)
+    const response = await post('/api/vitals', vitals, { headers: { Origin: 'https://evil.example' }, bindings: { TELEMETRY_RATE_LIMITER: limiter.binding } })
+    expect(response.status).toBe(403)
+    expect(limiter.keys).toEqual([])
+  })
+
+  it('with the configured limiter, a flood from one client writes rows for at most the limit, and the rest are refused', async () => {
+    const { points, dataset } = fakeDataset()
+    const headers = { 'CF-Connecting-IP': '203.0.113.66' }
+    const statuses: number[] = []
+    for (let i = 0; i < 150; i++) statuses.push((await post('/api/vitals', vitals, { headers, bindings: { VITALS: dataset } })).status)
+    const accepted = statuses.filter((status) => status === 204).length
+    const refused = statuses.filter((status) => status === 429).length
+    expect(accepted + refused).toBe(150)
+    // 60 a minute (wrangler.toml); a flood that straddles the start of a new minute gets at most two minutes' worth.
+    expect(accepted).toBeGreaterThanOrEqual(60)
+    expect(accepted).toBeLessThanOrEqual(120)
+    expect(points).toHaveLength(accepted * vitals.metrics.length)
+  })
+
+  it("never refuses a visitor's own beacons: ten page views, each with its two vitals beacons and an error, while another client floods", async () => {
+    const { points, dataset } = fakeDataset()
+    const bindings = { VITALS: dataset }
+    const flooder = { 'CF-Connecting-IP': '203.0.113.200' }
+    for (let i = 0; i < 80; i++) await post('/api/vitals', vitals, { headers: flooder, bindings })
+    const visitor = { 'CF-Connecting-IP': '2001:db8::7' }
+    const statuses: number[] = []
+    for (let view = 0; view < 10; view++) {
+      statuses.push((await post('/api/vitals', { page: '/en/about', metrics: [vitals.metrics[0]!] }, { headers: visitor, bindings })).status)
+      statuses.push((await post('/api/vitals', { page: '/en/about', metrics: [vitals.metrics[1]!] }, { headers: visitor, bindings })).status)
+      if (view % 2 === 0) statuses.push((await post('/api/client-errors', { page: '/en', errors: [clientErrors.errors[1]!] }, { headers: visitor, bindings })).status)
+    }
+    expect(statuses).toEqual(Array(25).fill(204))
+  })
+
+  it('writes at most one row per metric or error, and refuses a beacon with more than its schema allows', async () => {
+    const { points, dataset } = fakeDataset()
+    const bindings = { VITALS: dataset }
+    const metric = vitals.metrics[0]!
+    expect((await post('/api/vitals', { page: '/', metrics: Array(8).fill(metric) }, { bindings })).status).toBe(204)
+    expect(points).toHaveLength(8)
+    expect((await post('/api/vitals', { page: '/', metrics: Array(9).fill(metric) }, { bindings })).status).toBe(400)
+    expect((await post('/api/client-errors', { page: '/', errors: Array(5).fill(clientErrors.errors[1]) }, { bindings })).status).toBe(204)
+    expect(points).toHaveLength(8 + 5)
   })
 })

@@ -1,8 +1,9 @@
 /**
  * Pages' caching headers, and the in-worker page cache behind them.
  *
- * Every page (GET or HEAD of PAGE_PATHS, 200 HTML) gets `Cache-Control` (shared caches: fresh for
- * PAGE_CACHE_TTL, then stale-while-revalidate; browsers: revalidate every time), a weak `ETag` made
+ * Every page (GET or HEAD of PAGE_PATHS, 200 HTML) gets `Cache-Control` for browsers (revalidate
+ * every time) and `Cloudflare-CDN-Cache-Control` for the edge (fresh for PAGE_CACHE_TTL, then
+ * stale-while-revalidate; ./cache-headers.ts), a weak `ETag` made
  * of the payload hashes the page was rendered from, `Cache-Tag` naming the page and those payloads,
  * and `Vary: Accept-Encoding`. A matching If-None-Match is answered 304. In production Workers
  * Cache stores pages by these headers and the refresh purges them by tag (purge.ts).
@@ -22,6 +23,7 @@ import { currentStamp } from '../../content/payload-store'
 import { scheduledRefreshIsRunning } from '../../content/refresh'
 import type { AppEnv } from '../../env'
 import { requestedBypass, withoutPayloadCache } from './bench-bypass'
+import { pageCacheHeaders, STALE_SECONDS } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
   answerFromStore,
@@ -50,8 +52,6 @@ export type PageCacheOptions = {
 }
 
 const DEFAULT_FRESH_SECONDS = 60
-/** Seconds after freshness in which a shared cache may serve a page while it revalidates it. */
-export const STALE_SECONDS = 600
 /** How long an isolate trusts the payload hash it last saw before asking KV again. */
 const STAMP_MEMO_MS = 1_000
 /**
@@ -69,7 +69,7 @@ export function pageCache(options: PageCacheOptions = {}) {
     if (method !== 'GET' && method !== 'HEAD') return next()
     if (options.pages && !options.pages.includes(c.var.pageKey)) return next()
     const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
-    const cacheControl = fresh > 0 ? `public, max-age=0, s-maxage=${fresh}, stale-while-revalidate=${STALE_SECONDS}` : null
+    const cacheHeaders = fresh > 0 ? pageCacheHeaders(fresh) : null
     const key = pageCacheKey(c.req.url, c.env, options.queryParams)
 
     const bypass = fresh > 0 ? requestedBypass(c) : null
@@ -79,7 +79,7 @@ export function pageCache(options: PageCacheOptions = {}) {
       const page = await findValidPage(c, cache, key)
       if (page) {
         const ageMs = Math.max(0, now() - page.storedAt)
-        return answerFromStore(page, c.req.raw, { ageMs, cacheControl: cacheControl!, status: 'hit' })
+        return answerFromStore(page, c.req.raw, { ageMs, cacheHeaders: cacheHeaders!, status: 'hit' })
       }
     }
 
@@ -93,7 +93,9 @@ export function pageCache(options: PageCacheOptions = {}) {
     const etag = provisional ? provisionalEtag(await pageEtag(key, payloads)) : await pageEtag(key, payloads)
     c.header('ETag', etag)
     c.header('Cache-Tag', cacheTags(new URL(c.req.url).pathname, payloads))
-    if (cacheControl) c.header('Cache-Control', provisional ? `public, max-age=0, s-maxage=${PROVISIONAL_SECONDS}` : cacheControl)
+    if (cacheHeaders) {
+      for (const [name, value] of Object.entries(provisional ? pageCacheHeaders(fresh, PROVISIONAL_SECONDS) : cacheHeaders)) c.header(name, value)
+    }
     // The platform compresses a rendered page for browsers that accept it.
     c.header('Vary', 'Accept-Encoding', { append: true })
     if (bypass) c.header('X-Page-Cache', 'bypass')

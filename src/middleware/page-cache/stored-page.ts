@@ -6,6 +6,7 @@
  * whose browser accepts gzip gets those bytes as they are.
  */
 import type { Bindings } from '../../env'
+import type { PageCacheHeaders } from './cache-headers'
 import { clientManifest } from '../../generated/client-manifest'
 
 /** Epoch milliseconds at which the stored page was rendered; kept in the cache, never sent. */
@@ -120,12 +121,12 @@ function parsePayloads(header: string | null): PagePayload[] | null {
   }
 }
 
-type AnswerOptions = { ageMs: number; cacheControl: string; status: PageCacheStatus }
+type AnswerOptions = { ageMs: number; cacheHeaders: PageCacheHeaders; status: PageCacheStatus }
 
 /** The visitor's answer from a stored page: 304 when their copy is current, else the page. */
 export function answerFromStore(page: StoredPage, request: Request, options: AnswerOptions): Response {
   const headers = new Headers(page.headers)
-  headers.set('Cache-Control', options.cacheControl)
+  for (const [name, value] of Object.entries(options.cacheHeaders)) headers.set(name, value)
   headers.set('Age', String(Math.floor(options.ageMs / 1000)))
   headers.set('X-Page-Cache', options.status)
   if (!/\baccept-encoding\b/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding')

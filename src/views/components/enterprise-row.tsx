@@ -9,7 +9,7 @@ import type { Lng } from '../../shared/languages'
 import { ButtonLink } from './button-link'
 import { FALLBACK, Image } from './image'
 import { hasText, RichText } from './rich-text'
-import { SmartLink } from './smart-link'
+import { resolveLink, SmartLink } from './smart-link'
 
 /** Where an enterprise's button leads when it has no link of its own (spec section 2). */
 export const ENTERPRISE_FALLBACK_LINK = '/enterprise-detail'
@@ -32,6 +32,9 @@ export function EnterpriseRow({ lng, pick, item, index, headingLevel }: Enterpri
   const title = pick(item, 'title')
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const buttonLabel = pick(item, 'btnName')
+  // A linked icon is the link's only content: its alt says where the link leads, as its label does,
+  // so every checker and a browser's list of links name it. An icon without a link is decoration.
+  const iconAlt = resolveLink(item.iconLink, lng) ? title : ''
   return (
     <article className={index % 2 === 1 ? 'feature-row feature-row--reverse' : 'feature-row'}>
       <div className="feature-row__media">
@@ -40,7 +43,7 @@ export function EnterpriseRow({ lng, pick, item, index, headingLevel }: Enterpri
       <div className="feature-row__body">
         {item.icon.trim() ? (
           <SmartLink className="feature-row__icon" href={item.iconLink} lng={lng} label={title || undefined}>
-            <Image src={item.icon} alt="" width={56} height={56} layout="rowIcon" />
+            <Image src={item.icon} alt={iconAlt} width={56} height={56} layout="rowIcon" />
           </SmartLink>
         ) : null}
         {title ? <Heading className="feature-row__title">{title}</Heading> : null}

@@ -72,7 +72,8 @@ function decodeEntities(text: string): string {
 /**
  * What a page's links and images must get right, as a list of problems (empty when all is well):
  * http(s) links open in a new tab without an opener, internal links keep the language prefix,
- * every image has a source, sizes and alt, and only the banner image is eager and high-priority.
+ * every image has a source, sizes and alt, a link whose only content is images has alt text saying
+ * where it leads (HTML_CodeSniffer's H30), and only the banner image is eager and high-priority.
  */
 export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promise<string[]> {
   const problems: string[] = []
@@ -88,6 +89,9 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
       problems.push(`unexpected link: ${href}`)
     }
   }
+  for (const link of imageOnlyLinks(html)) {
+    if (!link.alts.some((alt) => alt.trim())) problems.push(`image-only link without alt text: ${link.href}`)
+  }
   const images = await select(html, 'main img')
   images.forEach(({ attrs }, index) => {
     if (!attrs.src) problems.push(`image ${index} without src`)
@@ -101,6 +105,16 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
   })
   if (!images[0]?.attrs.class?.includes('page-banner__image')) problems.push('the first image is not the banner')
   return problems
+}
+
+/** Links whose content is images and no text, with their images' alt texts. */
+function imageOnlyLinks(html: string): { href: string; alts: string[] }[] {
+  return [...html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g)]
+    .filter(([, , content]) => /<img\b/.test(content!) && !content!.replace(/<[^>]*>/g, '').trim())
+    .map(([, attributes, content]) => ({
+      href: /\bhref="([^"]*)"/.exec(attributes!)?.[1] ?? '',
+      alts: [...content!.matchAll(/<img\b[^>]*>/g)].map(([tag]) => decodeEntities(/\balt="([^"]*)"/.exec(tag)?.[1] ?? '')),
+    }))
 }
 
 /** The source an image route address (`/_image?src=…&w=…`) serves, or '' for any other address. */

@@ -1,0 +1,1 @@
+export { forwardedScheme, httpsOnly } from './https-only'

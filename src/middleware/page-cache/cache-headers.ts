@@ -1,0 +1,29 @@
+/**
+ * The two halves of a page's caching policy (docs/decisions/0031-browser-and-edge-cache-headers.md):
+ *
+ * - browsers (and any cache this site does not purge) read `Cache-Control`: `max-age=0,
+ *   must-revalidate`, so every navigation asks the worker, which answers 304 while the page's
+ *   payloads are unchanged (the ETag); no browser shows a copy older than the edge's;
+ * - Cloudflare's cache in front of the worker reads `Cloudflare-CDN-Cache-Control`, which takes
+ *   precedence over `Cache-Control` there and is never passed on downstream: fresh for
+ *   PAGE_CACHE_TTL, then served stale for STALE_SECONDS while it revalidates; purged by tag on change.
+ */
+
+/** Every page's Cache-Control: browsers revalidate each navigation and never show a stale copy. */
+export const BROWSER_CACHE_CONTROL = 'public, max-age=0, must-revalidate'
+/** The header only Cloudflare's cache reads (RFC 9213's targeted field for Cloudflare). */
+export const EDGE_CACHE_CONTROL = 'Cloudflare-CDN-Cache-Control'
+
+/** Seconds after freshness in which the edge may serve a page while it revalidates it. */
+export const STALE_SECONDS = 600
+
+export type PageCacheHeaders = { 'Cache-Control': string; 'Cloudflare-CDN-Cache-Control': string }
+
+/**
+ * A page's caching headers: fresh at the edge for `freshSeconds`, then stale-while-revalidate; a
+ * provisional page (`provisionalSeconds` given) only for those seconds and never served stale.
+ */
+export function pageCacheHeaders(freshSeconds: number, provisionalSeconds?: number): PageCacheHeaders {
+  const edge = provisionalSeconds === undefined ? `public, max-age=${freshSeconds}, stale-while-revalidate=${STALE_SECONDS}` : `public, max-age=${provisionalSeconds}`
+  return { 'Cache-Control': BROWSER_CACHE_CONTROL, [EDGE_CACHE_CONTROL]: edge } as PageCacheHeaders
+}

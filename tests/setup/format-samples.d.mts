@@ -1,0 +1,2 @@
+/** A 480×360 image in each raster format the image route reads (see format-samples.mjs). */
+export function formatSamples(): Promise<Record<'jpeg' | 'png' | 'gif' | 'webp' | 'avif', Buffer>>
