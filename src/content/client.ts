@@ -11,7 +11,8 @@
 import type { z } from 'zod'
 import type { Bindings } from '../env'
 import { createPayloadCache, type PayloadStamp, type RefreshOutcome } from './cache'
-import { ContentError, DroppedAddressError } from './errors'
+import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
+import { describeProblems, projectsOf } from './projects'
 import {
   AboutPageSchema,
   ContactDataSchema,
@@ -142,6 +143,8 @@ export function createContentClient(options: ContentClientOptions) {
     // A bad address costs only its own slot; the editor learns of it through the error report.
     const dropped = findDroppedAddresses(envelope.data.payload, payload)
     if (dropped.length > 0) options.onError?.(new DroppedAddressError(path, dropped), { key: path })
+    const malformed = malformedItems(path, payload)
+    if (malformed.length > 0) options.onError?.(new MalformedItemsError(path, malformed), { key: path })
     return payload
   }
 
@@ -237,6 +240,13 @@ export function payloadTag(path: string): string {
   const [endpoint = '', query = ''] = path.split('?')
   const page = new URLSearchParams(query).get('page')
   return `payload:${endpoint}${page === null ? '' : `:${page}`}`.replace(/[\s,]/g, '_')
+}
+
+/** Items of a freshly loaded payload that cannot be shown as the site would (the enterprises' project pages). */
+function malformedItems(path: string, payload: unknown): string[] {
+  if (path !== 'get-enterprises-page') return []
+  const enterprises = payload as z.output<typeof EnterprisesPageSchema>
+  return describeProblems(enterprises, projectsOf(enterprises).problems)
 }
 
 function apiOrigin(env: Bindings): string {
