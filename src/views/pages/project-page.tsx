@@ -34,7 +34,7 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
   return (
     <>
       <PageBanner lng={lng} image={item.img} title={title} />
-      <section className="section project" aria-label={title}>
+      <section className="section project">
         <div className="container project__layout">
           <nav className="breadcrumbs" aria-label={t('ui.breadcrumbs')}>
             <ol>
