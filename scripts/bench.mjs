@@ -82,7 +82,8 @@ const LIGHTHOUSE_PATHS = (process.env.BENCH_LIGHTHOUSE_PATH || '/').split(',').m
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10
 /** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
 const CLOCK_TICKS = 100
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
+/** The navbar's pages and a project's page (issue 31) of the bundled content. */
+const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/enterprises/1-arabkir-residence']
 const PREFIXES = ['', '/en', '/ru']
 /** What a browser sends; the runtime compresses text for clients that accept it. */
 const BROWSER = { Accept: 'text/html,*/*', 'Accept-Encoding': 'gzip, br' }

@@ -69,6 +69,7 @@ function fontFaceRules() {
 const PAGE_STYLES = {
   './sections/home-services.css': ['/'],
   './components/split.css': ['/', '/enterprises'],
+  './pages/project-page.css': ['/enterprises/*'],
   './components/enterprise-row.css': ['/', '/enterprises'],
   './components/enterprise-carousel.css': ['/'],
   './sections/home-founders.css': ['/'],
@@ -79,7 +80,8 @@ const PAGE_STYLES = {
   './sections/contact-info.css': ['/contact-us'],
   './components/contact-form.css': ['/contact-us'],
 }
-const PAGE_KINDS = { home: '/', about: '/about', enterprises: '/enterprises', contact: '/contact-us', other: null }
+/** '/enterprises/*': every project's page (src/content/projects.ts). */
+const PAGE_KINDS = { home: '/', about: '/about', enterprises: '/enterprises', project: '/enterprises/*', contact: '/contact-us', other: null }
 
 /** site.css's imports in cascade order. */
 const siteImports = [...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(/^@import "([^"]+)";$/gm)].map((match) => match[1])

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { createClient, REQUEST_BUDGET } from './smoke/http.mjs'
 import { checkImageRendition, checkPageCaching, checkRevalidation } from './smoke/caching.mjs'
 import { checkContactRefusesCrossSite } from './smoke/contact.mjs'
-import { checkIndexing, checkPages, checkSecurityHeaders } from './smoke/pages.mjs'
+import { checkIndexing, checkPages, checkSecurityHeaders, projectKeysIn } from './smoke/pages.mjs'
 import { checkPublishHook } from './smoke/publish.mjs'
 import { createReport } from './smoke/report.mjs'
 
@@ -85,7 +85,7 @@ async function smoke(origin, always, secret) {
   if (home) checkSecurityHeaders(report, 'a page (/)', home.headers)
   const script = home && /<script[^>]*\ssrc="(\/[^"]+\.js)"/.exec(home.text)?.[1]
   if (script) await report.guard(`security headers on a static file (${script})`, async () => checkSecurityHeaders(report, `a static file (${script})`, (await client.request(script)).headers))
-  await checkIndexing(client, report, origin)
+  await checkIndexing(client, report, origin, projectKeysIn(pages.get('/enterprises')?.text ?? ''))
 
   const about = pages.get('/en/about')
   await checkPageCaching(client, report, '/en')

@@ -17,7 +17,7 @@ import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
-import { PAGE_PATHS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
+import { isPagePath, PAGE_PATHS, PAGE_PATTERNS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
 import { publish } from './routes/publish'
 import { seo } from './routes/seo'
 import { telemetry } from './routes/telemetry'
@@ -30,12 +30,12 @@ app.use('*', securityHeaders())
 // Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0030-https-only.md).
 app.use('*', httpsOnly())
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
-app.use('*', speculationRules({ pages: PAGE_PATHS }))
+app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
 app.route('/', images)
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
-app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))
+app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, isPage: isPagePath }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.

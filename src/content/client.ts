@@ -7,10 +7,11 @@ import type { z } from 'zod'
 import type { Bindings } from '../env'
 import { apiOrigin, callBackend, DEFAULT_TIMEOUT_MS, isTemporaryStatus, messageOf, readJson } from './backend-transport'
 import { contentTtlSeconds, createPayloadCache } from './cache'
-import { ContentError, DroppedAddressError } from './errors'
+import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
+import { describeProblems, projectsOf } from './projects'
 import { pageMetaPath, PAYLOAD_ENDPOINTS, PAYLOAD_SCHEMAS, payloadKey, payloadTag, type PayloadEndpoint } from './payload-catalogue'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
-import { EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
+import { EnterprisesPageSchema, EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
 
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
@@ -94,6 +95,8 @@ export function createContentClient(options: ContentClientOptions) {
     // A bad address costs only its own slot; the editor learns of it through the error report.
     const dropped = findDroppedAddresses(envelope.data.payload, payload)
     if (dropped.length > 0) options.onError?.(new DroppedAddressError(path, dropped), { key: path })
+    const malformed = malformedItems(path, payload)
+    if (malformed.length > 0) options.onError?.(new MalformedItemsError(path, malformed), { key: path })
     return payload
   }
 
@@ -170,3 +173,10 @@ export function createContentClient(options: ContentClientOptions) {
 }
 
 export type ContentClient = ReturnType<typeof createContentClient>
+
+/** Items of a freshly loaded payload that cannot be shown as the site would (the enterprises' project pages). */
+function malformedItems(path: string, payload: unknown): string[] {
+  if (path !== 'get-enterprises-page') return []
+  const enterprises = payload as z.output<typeof EnterprisesPageSchema>
+  return describeProblems(enterprises, projectsOf(enterprises).problems)
+}

@@ -29,3 +29,19 @@ export class DroppedAddressError extends Error {
     super(`${call}: unsafe or malformed address dropped at ${fields.join(', ')}`)
   }
 }
+
+/**
+ * A payload loaded fine but some of its list items cannot be shown as the site would (an
+ * enterprise without an id, a duplicate id, no title: no page of its own, src/content/projects.ts).
+ * The rest renders; reported once per backend load so that an editor can fix the items.
+ */
+export class MalformedItemsError extends Error {
+  override readonly name = 'MalformedItemsError'
+  constructor(
+    readonly call: string,
+    /** One sentence per item, e.g. `enterprises[3]: duplicate id "2": only its first item has a page (no page)`. */
+    readonly problems: string[],
+  ) {
+    super(`${call}: ${problems.join('; ')}`)
+  }
+}

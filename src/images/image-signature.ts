@@ -40,8 +40,11 @@ export function imageSigningKeys(env: Pick<Bindings, 'IMAGE_URL_SECRET' | 'IMAGE
 
 const remembered = new Map<string, string>()
 
-/** The signature of one image address: `src`, `width` and `fallback` exactly as the query carries them. */
-export function imageSignature(secret: string, src: string, width: number, fallback = ''): string {
+/**
+ * The signature of one image address: `src`, `width` and `fallback` exactly as the query carries
+ * them; `width` is `1200x630` for a social card (./image-url.ts, socialCardUrl).
+ */
+export function imageSignature(secret: string, src: string, width: number | string, fallback = ''): string {
   const message = `${src}\n${width}\n${fallback}`
   const memo = `${secret}\n${message}`
   const known = remembered.get(memo)
@@ -56,7 +59,7 @@ export function imageSignature(secret: string, src: string, width: number, fallb
  * Whether `signature` was made with one of `keys` for this source, width and fallback. Computed
  * afresh, never remembered: what a request claims must not fill or evict the views' memo.
  */
-export function isSignedBy(keys: ImageSigningKeys, signature: string, src: string, width: number, fallback = ''): boolean {
+export function isSignedBy(keys: ImageSigningKeys, signature: string, src: string, width: number | string, fallback = ''): boolean {
   const message = `${src}\n${width}\n${fallback}`
   const claimed = new TextEncoder().encode(signature)
   return [keys.current, keys.previous].some((secret) => {

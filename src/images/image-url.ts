@@ -22,6 +22,14 @@ export const SLOT_FALLBACKS = ['/default-banner.jpg', '/default-about.jpg', '/de
 
 export type SlotFallback = (typeof SLOT_FALLBACKS)[number]
 
+/**
+ * The link-preview size (Open Graph and Twitter cards: 1.91:1, 1200 px wide): the one size the
+ * route also crops to, asked for with `&w=1200&h=630`. Its rendition is a JPEG (or a PNG for a PNG
+ * or GIF source) whatever the Accept header says: crawlers that read neither AVIF nor WebP accept
+ * any type (the wildcard) or send an image list of their own.
+ */
+export const SOCIAL_CARD = { width: 1200, height: 630 } as const
+
 /** The route's path on the site origin. */
 export const IMAGE_ROUTE = '/_image'
 
@@ -35,9 +43,20 @@ export function imageUrl(src: string, width: number, fallback: string | undefine
   return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, width, fallback ?? ''))}`
 }
 
-function canonicalQuery(src: string, width: string, fallback: string | undefined, signature: string): string {
+/**
+ * `/_image?src=<src>&w=1200&h=630[&fallback=<fallback>]&s=<signature>`: `src` cropped to the
+ * social card's size (SOCIAL_CARD), in a format every link preview reads. Signed over the size
+ * `1200x630`, so no ladder address's signature is one of these.
+ */
+export function socialCardUrl(src: string, fallback: string | undefined, secret: string): string {
+  const { width, height } = SOCIAL_CARD
+  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, `${width}x${height}`, fallback ?? ''), String(height))}`
+}
+
+function canonicalQuery(src: string, width: string, fallback: string | undefined, signature: string, height?: string): string {
   const fallbackPart = fallback === undefined ? '' : `&fallback=${encodeParam(fallback)}`
-  return `src=${encodeParam(src)}&w=${width}${fallbackPart}&s=${signature}`
+  const heightPart = height === undefined ? '' : `&h=${height}`
+  return `src=${encodeParam(src)}&w=${width}${heightPart}${fallbackPart}&s=${signature}`
 }
 
 /** encodeURIComponent, plus the characters it leaves that a URL parser may encode itself (`'` in a query). */
@@ -47,7 +66,7 @@ function encodeParam(value: string): string {
 
 /** What a request to the route asks for, read from its query, or why it is refused before any work. */
 export type ImageAddress =
-  | { ok: true; src: string; width: ImageWidth; fallback?: SlotFallback; signature: string }
+  | { ok: true; src: string; width: ImageWidth | typeof SOCIAL_CARD.width; fallback?: SlotFallback; signature: string; card?: true }
   | { ok: false; reason: 'missing-src' | 'width-not-served' | 'fallback-not-served' | 'not-canonical' }
 
 /**
@@ -60,14 +79,19 @@ export function readImageAddress(url: URL): ImageAddress {
   const params = url.searchParams
   const src = params.get('src') ?? ''
   const widthParam = params.get('w') ?? ''
+  const heightParam = params.get('h') ?? undefined
   const fallback = params.get('fallback') ?? undefined
   if (!src.trim()) return { ok: false, reason: 'missing-src' }
   const width = /^\d+$/.test(widthParam) ? Number(widthParam) : NaN
-  if (!isImageWidth(width)) return { ok: false, reason: 'width-not-served' }
+  // A height is only ever the social card's, with its width; any other size is not served.
+  const card = heightParam !== undefined
+  if (card ? width !== SOCIAL_CARD.width || heightParam !== String(SOCIAL_CARD.height) : !isImageWidth(width)) {
+    return { ok: false, reason: 'width-not-served' }
+  }
   if (fallback !== undefined && !isSlotFallback(fallback)) return { ok: false, reason: 'fallback-not-served' }
   const signature = params.get('s') ?? ''
-  if (url.search !== `?${canonicalQuery(src, widthParam, fallback, signature)}`) return { ok: false, reason: 'not-canonical' }
-  return fallback === undefined ? { ok: true, src, width, signature } : { ok: true, src, width, fallback, signature }
+  if (url.search !== `?${canonicalQuery(src, widthParam, fallback, signature, heightParam)}`) return { ok: false, reason: 'not-canonical' }
+  return { ok: true, src, width: width as ImageWidth, signature, ...(fallback !== undefined && { fallback }), ...(card && { card: true as const }) }
 }
 
 /** Whether `width` is on the ladder. */

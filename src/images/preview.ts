@@ -42,7 +42,7 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
     const { body, size, bytes } = loaded.original
     slot.resize(bytes)
     try {
-      return { bytes: await resizeImage(env.IMAGES, body, width, format, remaining()), original: size }
+      return { bytes: await resizeImage(env.IMAGES, body, { width }, format, remaining()), original: size }
     } catch (error) {
       await body.cancel().catch(() => undefined)
       throw error

@@ -19,7 +19,7 @@
 import type { Bindings } from '../env'
 import { renditionKey, readRendition, storeRendition } from './image-cache'
 import { negotiateFormat, sniffFormat, type RasterFormat } from './image-format'
-import type { SlotFallback } from './image-url'
+import { SOCIAL_CARD, type SlotFallback } from './image-url'
 import { openOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { IMAGE_REASONS, type ImageReason } from './reasons'
 import { allowedOrigins, checkSource, type AllowedSource } from './source-policy'
@@ -52,6 +52,8 @@ export type RenderRequest = {
   fallback?: SlotFallback
   /** Who asks (CF-Connecting-IP): the rate limit's key. */
   client: string
+  /** A social card: cropped to SOCIAL_CARD, JPEG or PNG whatever `accept` says (./image-url.ts). */
+  card?: true
 }
 
 export type RenderContext = {
@@ -84,7 +86,7 @@ export async function renderImage(request: RenderRequest, context: RenderContext
     console.warn(`image: ${request.src.slice(0, 200)}: refused: ${check.reason}`)
     return refusal(403, 'source-refused')
   }
-  const key = renditionKey(context.origin, formatClass(request.accept), request.width, check.source, env.CF_VERSION_METADATA?.id ?? 'unversioned')
+  const key = renditionKey(context.origin, renditionKind(request), request.width, check.source, env.CF_VERSION_METADATA?.id ?? 'unversioned')
   const cached = await readRendition(key)
   if (cached) return withHeaders(cached, { 'X-Image-Cache': 'hit' })
 
@@ -174,9 +176,10 @@ function makeRendition(
     slot.resize(original.bytes)
     progress.bytes = original.bytes
     progress.stage = 'transforming'
-    const format = negotiateFormat(request.accept, original.format)
+    const format = negotiateFormat(request.card ? undefined : request.accept, original.format)
     try {
-      const bytes = await resizeImage(env.IMAGES, original.body, request.width, format, remaining())
+      const size = request.card ? SOCIAL_CARD : { width: request.width }
+      const bytes = await resizeImage(env.IMAGES, original.body, size, format, remaining())
       await storeRendition(key, bytes.slice(), imageHeaders(format, RENDITION_CACHE_CONTROL))
       return { ok: true, rendition: { bytes, format } }
     } catch (error) {
@@ -221,7 +224,7 @@ async function fallbackAnswer(
   const headers = { 'Cache-Control': options.cacheControl ?? SHORT_CACHE_CONTROL, 'X-Image-Outcome': 'fallback', 'X-Image-Reason': reason }
   const source: AllowedSource = { kind: 'asset', path: fallback }
   const { env } = context
-  const key = renditionKey(context.origin, formatClass(request.accept), request.width, source, env.CF_VERSION_METADATA?.id ?? 'unversioned')
+  const key = renditionKey(context.origin, renditionKind(request), request.width, source, env.CF_VERSION_METADATA?.id ?? 'unversioned')
   const cached = await readRendition(key)
   if (cached) return withHeaders(cached, headers)
   if (options.transform && options.visitorWaitEnds && env.IMAGES && !inProgress.has(key.url)) {
@@ -284,6 +287,11 @@ async function beforeTime<T>(work: Promise<T>, until: number): Promise<T | undef
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** The cache key's kind: a social card, or the format class of a ladder width. */
+function renditionKind(request: RenderRequest): string {
+  return request.card ? 'card' : formatClass(request.accept)
 }
 
 /** The cache key's format class: what the answer's format depends on besides the source. */

@@ -38,15 +38,20 @@ export function isUndecodableInput(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && Number(error.code) === UNDECODABLE_INPUT
 }
 
-/** `original` (a stream) at most `width` px wide (never wider than it is), encoded as `format`. */
-export async function resizeImage(images: ImagesBinding | undefined, original: ReadableStream<Uint8Array>, width: number, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
+/**
+ * `original` (a stream) at most `size.width` px wide (never wider than it is), encoded as `format`;
+ * with a height, cropped to cover exactly `width` × `height` (a social card).
+ */
+export async function resizeImage(images: ImagesBinding | undefined, original: ReadableStream<Uint8Array>, size: { width: number; height?: number }, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
   if (!images) throw new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])')
   const quality = format === 'image/png' ? undefined : OUTPUT_QUALITY
+  const { width, height } = size
+  const transform = height === undefined ? { width, fit: 'scale-down' as const } : { width, height, fit: 'cover' as const }
   const transformed = async () => {
-    const result = await images.input(original).transform({ width, fit: 'scale-down' }).output({ format, quality })
+    const result = await images.input(original).transform(transform).output({ format, quality })
     return new Uint8Array(await result.response().arrayBuffer())
   }
-  const output = await withinTime(transformed(), timeoutMs, `${width}-px ${format}`)
+  const output = await withinTime(transformed(), timeoutMs, `${height === undefined ? `${width}-px` : `${width}×${height}`} ${format}`)
   if (output.byteLength === 0) throw new Error('IMAGES: empty output')
   return output
 }

@@ -1,6 +1,7 @@
 /**
  * GET /_image?src=<source>&w=<ladder width>[&fallback=<bundled slot image>]&s=<signature>: a content
- * image resized and re-encoded for the requesting browser (src/images/). Mounted before the language
+ * image resized and re-encoded for the requesting browser (src/images/); with `&w=1200&h=630`, cropped
+ * to a link preview's card in JPEG or PNG (SOCIAL_CARD). Mounted before the language
  * middleware, the page cache and the renderer: it is not a page.
  *
  * Before any cache read, download or transform, the address must be one the site's pages write:
@@ -12,7 +13,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
 import { IMAGE_ROUTE, renderImage } from '../images'
-import { readImageAddress } from '../images/image-url'
+import { readImageAddress, SOCIAL_CARD } from '../images/image-url'
 import { imageSigningKeys, isSignedBy } from '../images/image-signature'
 import { refusal } from '../images/render-image'
 
@@ -21,11 +22,12 @@ export const images = new Hono<AppEnv>()
 images.get(IMAGE_ROUTE, async (c) => {
   const address = readImageAddress(new URL(c.req.url))
   if (!address.ok) return refusal(400, address.reason)
-  const { src, width, fallback, signature } = address
-  if (!isSignedBy(imageSigningKeys(c.env), signature, src, width, fallback)) return refusal(403, 'not-signed')
+  const { src, width, fallback, signature, card } = address
+  const signedSize = card ? `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}` : width
+  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize, fallback)) return refusal(403, 'not-signed')
 
   return renderImage(
-    { src, width, accept: c.req.header('Accept'), fallback, client: c.req.header('CF-Connecting-IP') ?? 'unknown' },
+    { src, width, accept: c.req.header('Accept'), fallback, client: c.req.header('CF-Connecting-IP') ?? 'unknown', ...(card && { card }) },
     {
       env: c.env,
       origin: new URL(c.req.url).origin,

@@ -6,14 +6,23 @@ import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
 import { placeholdersFor } from '../images/page-placeholders'
+import { localizer } from '../content/localize'
+import { findProject, isProjectPath, projectPath, PROJECTS_PATH, projectsOf } from '../content/projects'
+import { imageSigningKeys } from '../images/image-signature'
+import { socialCardUrl } from '../images/image-url'
+import { imageSrc } from '../images/image-source'
+import { getT } from '../shared/i18n'
 import { localizePath } from '../shared/languages'
+import { FALLBACK } from '../views/components/image'
+import { plainText } from '../views/components/rich-text'
 import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
 import { NAV_PAGES } from '../views/layout/navbar'
 import { AboutPage } from '../views/pages/about-page'
 import { ContactPage } from '../views/pages/contact-page'
 import { EnterprisesPage } from '../views/pages/enterprises-page'
 import { HomePage } from '../views/pages/home-page'
-import type { Shell } from '../views/shell'
+import { ProjectPage } from '../views/pages/project-page'
+import type { PageHead, Shell } from '../views/shell'
 
 export const pages = new Hono<AppEnv>()
 
@@ -26,12 +35,25 @@ export const SENT_PARAM = 'sent'
 export const PAGE_QUERY_PARAMS: readonly string[] = [SENT_PARAM]
 /** The paths, without language prefix, that this router renders pages at: the navbar's pages. */
 export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
+/**
+ * The pages besides those, as URL patterns without language prefix: every project's page. Which
+ * projects there are is the enterprises payload's to say (src/content/projects.ts).
+ */
+export const PAGE_PATTERNS: readonly string[] = [`${PROJECTS_PATH}/:project`]
+
+/** Whether a path without language prefix (`c.var.pageKey`) may be one of this router's pages. */
+export function isPagePath(pageKey: string): boolean {
+  return PAGE_PATHS.includes(pageKey) || isProjectPath(pageKey)
+}
 
 pages.get('/', async (c) => {
   const content = contentFor(c)
-  const [shell, home] = await Promise.all([loadShell(c, content), content.homePage()])
+  // The enterprises payload says which cards have a project page (and at which address). Without
+  // it (a backend failure before it was ever cached) the cards are shown without those links.
+  const [shell, home, enterprises] = await Promise.all([loadShell(c, content), content.homePage(), content.enterprisesPage().catch(() => null)])
   const placeholders = await placeholdersFor(c, [home])
-  return c.render(<HomePage lng={c.var.lng} home={home} />, { shell, placeholders })
+  const projects = enterprises ? projectsOf(enterprises) : null
+  return c.render(<HomePage lng={c.var.lng} home={home} projects={projects} />, { shell, placeholders })
 })
 
 pages.get('/about', async (c) => {
@@ -48,11 +70,46 @@ pages.get('/enterprises', async (c) => {
   return c.render(<EnterprisesPage lng={c.var.lng} page={page} />, { shell, placeholders })
 })
 
+// A project's page (src/content/projects.ts): its current slug renders, another readable part of
+// its id redirects there, anything else is the 404 of any unknown page. Its layout reads the
+// enterprises list's page meta data (the backend has none per project; a slug never reaches it).
+pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
+  const content = contentFor(c)
+  const [shell, page] = await Promise.all([loadShell(c, content, PROJECTS_PATH), content.enterprisesPage()])
+  const projects = projectsOf(page)
+  const found = findProject(projects, c.req.param('slug'))
+  if (!found) return c.notFound()
+  const lng = c.var.lng
+  if (!found.exact) return c.redirect(localizePath(projectPath(found.project), lng), 301)
+  const { project } = found
+  const placeholders = await placeholdersFor(c, [page])
+  const pick = localizer(lng)
+  const t = getT(lng)
+  const title = pick(project.item, 'title')
+  const listName = (shell.navbar && pick(shell.navbar, 'enterprises')) || t('ui.enterprises')
+  const head: PageHead = {
+    title,
+    description: plainText(pick(project.item, 'description')),
+    image: project.item.img ? `${shell.origin}${socialCardUrl(imageSrc(project.item.img), FALLBACK.banner, imageSigningKeys(c.env).current)}` : '',
+    breadcrumbs: [
+      { name: t('ui.home'), path: localizePath('/', lng) },
+      { name: listName, path: localizePath(PROJECTS_PATH, lng) },
+      { name: title, path: localizePath(projectPath(project), lng) },
+    ],
+  }
+  return c.render(<ProjectPage lng={lng} project={project} projects={projects.list} listName={listName} />, {
+    shell: { ...shell, head },
+    placeholders,
+  })
+})
+
 pages.get('/contact-us', (c) => renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}))
 
-// The spec links to these paths without giving them a screen.
+// The spec links to these paths without giving them a screen. Cards no longer link to
+// /enterprise-detail (their project's page took its place: docs/decisions/0035-project-pages.md);
+// an address of it kept elsewhere still leads to the list.
 pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
-pages.get('/enterprise-detail', (c) => c.redirect(localizePath('/enterprises', c.var.lng), 302))
+pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
 
 /** The contact page with its form as the last plain-form post left it (src/routes/contact.tsx). */
 export async function renderContactPage(c: Context<AppEnv>, form: ContactFormState) {
@@ -63,12 +120,16 @@ export async function renderContactPage(c: Context<AppEnv>, form: ContactFormSta
   return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, { shell, placeholders })
 }
 
-/** Navbar, contact and meta data for the layout (spec section 2: all three, or the error view). */
-async function loadShell(c: Context<AppEnv>, content: ContentClient): Promise<Shell> {
+/**
+ * Navbar, contact and meta data for the layout (spec section 2: all three, or the error view).
+ * `metaPage` is the page key whose meta data the backend has: the page's own, but the list's for a
+ * project's page.
+ */
+async function loadShell(c: Context<AppEnv>, content: ContentClient, metaPage = c.var.pageKey): Promise<Shell> {
   const [navbar, contact, meta] = await Promise.all([
     content.navbar(),
     content.contactData(),
-    content.pageMeta(c.var.pageKey),
+    content.pageMeta(metaPage),
   ])
   return { ...baseShell(c), navbar, contact, meta, indexable: true }
 }

@@ -1,9 +1,11 @@
 /**
- * Indexing: `/sitemap.xml` lists every page in every language with its hreflang alternates, and
+ * Indexing: `/sitemap.xml` lists every page (projects' included) in every language with its hreflang alternates, and
  * `/robots.txt` points to it. Both build absolute URLs from the request's origin, so a preview,
  * a staging host and production each advertise their own addresses.
  */
 import { Hono } from 'hono'
+import { contentFor } from '../content'
+import { projectPaths } from '../content/projects'
 import type { AppEnv } from '../env'
 import { hreflangAlternates, LANGUAGES, localizePath } from '../shared/languages'
 import { PAGE_PATHS } from './pages'
@@ -12,9 +14,12 @@ export const seo = new Hono<AppEnv>()
 
 const CACHE_CONTROL = 'public, max-age=3600'
 
-seo.get('/sitemap.xml', (c) => {
+seo.get('/sitemap.xml', async (c) => {
   const origin = new URL(c.req.url).origin
-  return c.body(sitemapXml(origin), 200, {
+  // Without the enterprises payload (a backend failure before it was ever cached) the sitemap
+  // still lists the navbar's pages.
+  const enterprises = await contentFor(c).enterprisesPage().catch(() => null)
+  return c.body(sitemapXml(origin, enterprises ? projectPaths(enterprises) : []), 200, {
     'Content-Type': 'application/xml; charset=utf-8',
     'Cache-Control': CACHE_CONTROL,
   })
@@ -26,11 +31,12 @@ seo.get('/robots.txt', (c) => {
 })
 
 /**
- * One <url> per page and language, each naming all its alternates (itself included), as the
- * sitemap form of hreflang asks: https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
+ * One <url> per page and language (the navbar's pages, then `projectPages`: every project's page),
+ * each naming all its alternates (itself included), as the sitemap form of hreflang asks:
+ * https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
  */
-export function sitemapXml(origin: string): string {
-  const urls = PAGE_PATHS.flatMap((page) => {
+export function sitemapXml(origin: string, projectPages: readonly string[] = []): string {
+  const urls = [...PAGE_PATHS, ...projectPages].flatMap((page) => {
     const alternates = hreflangAlternates(page)
       .map(({ hreflang, path }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeXml(origin + path)}"/>`)
       .join('\n')

@@ -5,12 +5,14 @@
  * loaded (client/main.ts). Fonts are not preloaded: they would compete with the hero image for the
  * first bytes, and `font-display: swap` paints the text at once in a fallback face.
  */
+import { PROJECTS_PATH } from '../content/projects'
 import { clientManifest } from '../generated/client-manifest'
 
 /** The inlined stylesheet for the page at `pageKey` (its path without language prefix). */
 export function stylesheetFor(pageKey: string): string {
   const { stylesheets } = clientManifest
-  return Object.prototype.hasOwnProperty.call(stylesheets, pageKey) ? stylesheets[pageKey as keyof typeof stylesheets] : stylesheets.other
+  const kind = pageKey.startsWith(`${PROJECTS_PATH}/`) ? `${PROJECTS_PATH}/*` : pageKey
+  return Object.prototype.hasOwnProperty.call(stylesheets, kind) ? stylesheets[kind as keyof typeof stylesheets] : stylesheets.other
 }
 
 export function ClientAssets({ pageKey }: { pageKey: string }) {

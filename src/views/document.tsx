@@ -8,6 +8,7 @@ import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { ClientAssets } from './assets'
+import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Island } from './island'
 import { Footer } from './layout/footer'
@@ -28,14 +29,14 @@ function socialImage(image: string, origin: string): string {
 }
 
 export function Document({ shell, children }: { shell: Shell; children: ReactNode }) {
-  const { lng, pageKey, origin, meta } = shell
+  const { lng, pageKey, origin, meta, head } = shell
   const t = getT(lng)
   const siteName = t('meta.siteName')
-  const title = (meta && pickLocalized(meta, 'title', lng)) || siteName
-  const description = (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
+  const title = head ? `${head.title} · ${siteName}` : (meta && pickLocalized(meta, 'title', lng)) || siteName
+  const description = head?.description || (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
   const keywords = meta ? pickLocalized(meta, 'keywords', lng) : ''
   const canonical = `${origin}${localizePath(pageKey, lng)}`
-  const image = socialImage(meta?.image ?? '', origin)
+  const image = head?.image || socialImage(meta?.image ?? '', origin)
 
   return (
     <html lang={lng}>
@@ -66,6 +67,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         <meta name="twitter:description" content={description} />
         {image && <meta name="twitter:image" content={image} />}
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
+        {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
         <ClientAssets pageKey={pageKey} />
       </head>
       <body>

@@ -16,4 +16,17 @@ export type Shell = {
   contact: ContactData | null
   /** Whether search engines may index this response (not for 404s and error views). */
   indexable: boolean
+  /** A page's own head (a project's page), in place of the page meta data's. */
+  head?: PageHead
+}
+
+/** What a page that is about one thing says of itself in the head (src/views/document.tsx). */
+export type PageHead = {
+  title: string
+  /** Plain text. */
+  description: string
+  /** The social card image's absolute address, or '' for the page meta data's. */
+  image: string
+  /** Where the page sits, from the home page down to itself: schema.org BreadcrumbList. */
+  breadcrumbs: { name: string; path: string }[]
 }

@@ -32,7 +32,9 @@ import { startFakeBackend } from './fake-backend.mjs'
 const SECONDS = Number(process.env.SOAK_SECONDS) || 40
 const CLIENTS = Number(process.env.SOAK_CLIENTS) || 8
 const PAGES = ['', '/en', '/ru'].flatMap((prefix) =>
-  ['/', '/about', '/enterprises', '/contact-us'].map((page) => (page === '/' ? prefix || '/' : prefix + page)),
+  ['/', '/about', '/enterprises', '/contact-us', '/enterprises/1-arabkir-residence', '/enterprises/3-northern-avenue-business-centre'].map((page) =>
+    page === '/' ? prefix || '/' : prefix + page,
+  ),
 )
 const SCHEDULE = ['500', 'hang', 'garbage', 'reset'].flatMap((mode) => [mode, 'healthy'])
 const CONTACT_CLIENTS = Number(process.env.SOAK_CONTACT_CLIENTS ?? 2)

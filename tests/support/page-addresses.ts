@@ -1,10 +1,23 @@
 /**
  * The site's pages at their address in every language, for worker and browser tests alike:
- * '/', '/about', '/enterprises', '/contact-us', '/en', '/en/about', ... '/ru/contact-us'.
+ * '/', '/about', '/enterprises', '/contact-us', '/en', '/en/about', ... '/ru/contact-us', and a
+ * project's page in each language (issue 31).
  */
+import seed from '../../content-service/seed/enterprises.json'
+import { projectPaths } from '../../src/content/projects'
+import { EnterprisesPageSchema } from '../../src/content/schemas'
 import { LANGUAGES, localizePath } from '../../src/shared/languages'
 
 /** Each page's path without language prefix. */
 export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us'] as const
 
-export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) => PAGE_KEYS.map((key) => localizePath(key, lng)))
+/** Every project page of the bundled content, without language prefix: '/enterprises/1-arabkir-residence', ... */
+export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPageSchema.parse(seed))
+
+/**
+ * The project whose page stands for all of them in the page lists: every project page is the same
+ * template, and this one has the longest title (whole words, the most lines in a card).
+ */
+export const SAMPLE_PROJECT_KEY = '/enterprises/3-northern-avenue-business-centre'
+
+export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) => [...PAGE_KEYS, SAMPLE_PROJECT_KEY].map((key) => localizePath(key, lng)))

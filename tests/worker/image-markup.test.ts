@@ -30,11 +30,13 @@ const ROLES: [selector: string, layout: ImageLayoutName][] = [
   ['img.quote-card__image', 'quote'],
   ['img.contact-layout__image', 'contact'],
   ['img.enterprise-card__image', 'card'],
+  ['img.project-card__image', 'card'],
   ['img.mission-card__image', 'mission'],
   ['img.founder__photo', 'founder'],
   ['img.partner__logo', 'partner'],
   ['img.service-card__icon', 'serviceIcon'],
   ['.feature-row__icon img', 'rowIcon'],
+  ['.project__icon img', 'rowIcon'],
 ]
 
 /** The page cache off, so that a second request renders again. */

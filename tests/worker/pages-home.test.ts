@@ -186,14 +186,14 @@ describe('home page view', () => {
     expect(render('en', { ...full, enterprisesHome: [] })).not.toContain('home-enterprises')
   })
 
-  it('links enterprise buttons: internal with the prefix, external in a new tab, missing to /enterprise-detail', async () => {
+  it('links enterprise buttons: internal with the prefix, external in a new tab, missing to the enterprises list without project pages', async () => {
     const items = [
       enterprise(1, { btnLink: '/about' }),
       enterprise(2, { btnLink: 'https://erebuni.example.am/project' }),
       enterprise(3, { btnLink: '' }),
     ]
     const buttons = await select(render('ru', { ...full, enterprisesHome: items }), '.feature-row .button')
-    expect(buttons.map((button) => button.attrs.href)).toEqual(['/ru/about', 'https://erebuni.example.am/project', '/ru/enterprise-detail'])
+    expect(buttons.map((button) => button.attrs.href)).toEqual(['/ru/about', 'https://erebuni.example.am/project', '/ru/enterprises'])
     expect(buttons[1]?.attrs).toMatchObject({ target: '_blank', rel: 'noopener noreferrer' })
     expect(buttons[0]?.attrs.target).toBeUndefined()
   })

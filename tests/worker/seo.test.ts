@@ -13,7 +13,8 @@ afterEach(() => {
 })
 
 const ORIGIN = 'https://www.erebuni.example'
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
+/** The navbar's pages and the sample backend's one project (tests/worker/support/fake-backend.ts). */
+const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/enterprises/3-northern-avenue-business-centre']
 const ADDRESSES = PAGES.flatMap((page) => [page, page === '/' ? '/en' : `/en${page}`, page === '/' ? '/ru' : `/ru${page}`])
 
 type SitemapUrl = { loc: string; alternates: Record<string, string> }
@@ -42,7 +43,10 @@ describe('GET /sitemap.xml', () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/)
     const locs = parseSitemap(xml).map((url) => url.loc)
     expect(locs.sort()).toEqual(ADDRESSES.map((path) => `${ORIGIN}${path}`).sort())
-    expect(backend.calls).toHaveLength(0)
+    // The projects come from the enterprises payload, which is cached like any page's.
+    expect(backend.calls.map((call) => call.url.pathname.split('/').pop())).toEqual(['get-enterprises-page'])
+    await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())
+    expect(backend.calls).toHaveLength(1)
   })
 
   it('gives each address its hreflang alternates, itself included, with x-default in Armenian', async () => {
@@ -97,7 +101,8 @@ describe('organization JSON-LD', () => {
       backend = fakeBackend({ 'contact-us': json({ payload: { ...(samplePayloads['contact-us'] as object), ...contact } }) })
       const html = await (await fetchPage(`${ORIGIN}${path}`, backend.env())).text()
       const [organization, ...rest] = jsonLdOf(html)
-      expect(rest).toHaveLength(0)
+      // A project's page also says where it sits (tests/worker/pages-projects.test.ts).
+      expect(rest.map((block) => (block as { '@type'?: string })['@type'])).toEqual(path.includes('/enterprises/') ? ['BreadcrumbList'] : [])
       const lng = (/^\/(en|ru)(?=\/|$)/.exec(path)?.[1] ?? 'hy') as 'hy' | 'en' | 'ru'
       expect(organization).toMatchObject({
         '@context': 'https://schema.org',

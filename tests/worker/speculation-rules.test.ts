@@ -5,7 +5,7 @@
  * language and nothing else, and a prerender request is answered from the page cache like a visit.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PAGE_PATHS } from '../../src/routes/pages'
+import { PAGE_PATHS, PAGE_PATTERNS } from '../../src/routes/pages'
 import { SPECULATION_RULES_PATH, SPECULATION_RULES_TYPE, speculationRulesFor } from '../../src/middleware/speculation-rules'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { fakeBackend } from './support/fake-backend'
@@ -60,12 +60,12 @@ describe('speculation rules', () => {
     expect(response.headers.get('Cache-Control')).toBe('public, max-age=3600')
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
     const rules = (await response.json()) as RuleSet
-    expect(rules).toEqual(speculationRulesFor(PAGE_PATHS))
+    expect(rules).toEqual(speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS))
     expect(rules.prerender).toEqual([expect.objectContaining({ source: 'document', eagerness: 'eager' })])
   })
 
   it("prerenders links to every page in every language, with or without a fragment", () => {
-    const rules = speculationRulesFor(PAGE_PATHS)
+    const rules = speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS)
     for (const address of PAGE_ADDRESSES) {
       expect(prerenders(rules, address), address).toBe(true)
       expect(prerenders(rules, `${address}#section`), `${address}#section`).toBe(true)
@@ -73,7 +73,7 @@ describe('speculation rules', () => {
   })
 
   it('never prerenders the sent notice, the API, images, files, other spellings or other origins', () => {
-    const rules = speculationRulesFor(PAGE_PATHS)
+    const rules = speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS)
     const never = [
       '/contact-us?sent=1',
       '/en/contact-us?sent=1',
@@ -100,6 +100,9 @@ describe('speculation rules', () => {
       '/EN/about',
       '/en/en/about',
       '/about/enterprises',
+      '/enterprises/',
+      '/en/enterprises/3-northern-avenue-business-centre/more',
+      '/ru/enterprises/3-northern-avenue-business-centre?x=1',
       'https://evil.example/en/about',
       'http://erebuni.example.am/en/about',
     ]
@@ -107,7 +110,7 @@ describe('speculation rules', () => {
   })
 
   it('leaves out links marked for download, a new tab or nofollow', () => {
-    const [rule] = speculationRulesFor(PAGE_PATHS).prerender
+    const [rule] = speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS).prerender
     expect(rule!.where.and[1]).toEqual({ not: { selector_matches: '[download], [target=_blank], [rel~=nofollow]' } })
   })
 

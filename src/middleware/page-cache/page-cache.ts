@@ -1,7 +1,7 @@
 /**
  * Pages' caching headers, and the in-worker page cache behind them.
  *
- * Every page (GET or HEAD of PAGE_PATHS, 200 HTML) gets `Cache-Control` for browsers (revalidate
+ * Every page (GET or HEAD of a page path: the navbar's pages and the projects', 200 HTML) gets `Cache-Control` for browsers (revalidate
  * every time) and `Cloudflare-CDN-Cache-Control` for the edge (fresh for PAGE_CACHE_TTL, then
  * stale-while-revalidate; ./cache-headers.ts), a weak `ETag` made
  * of the payload hashes the page was rendered from, `Cache-Tag` naming the page and those payloads,
@@ -45,10 +45,11 @@ export type PageCacheOptions = {
   /** The query parameters pages read: the only ones in the cache key. Default: none. */
   queryParams?: readonly string[]
   /**
-   * The paths (without language prefix, `c.var.pageKey`) that are pages: any other request (robots.txt,
-   * the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default: every path.
+   * Whether a path (without language prefix, `c.var.pageKey`) may be a page: any other request
+   * (robots.txt, the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default:
+   * every path.
    */
-  pages?: readonly string[]
+  isPage?: (pageKey: string) => boolean
 }
 
 const DEFAULT_FRESH_SECONDS = 60
@@ -67,7 +68,7 @@ export function pageCache(options: PageCacheOptions = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method
     if (method !== 'GET' && method !== 'HEAD') return next()
-    if (options.pages && !options.pages.includes(c.var.pageKey)) return next()
+    if (options.isPage && !options.isPage(c.var.pageKey)) return next()
     const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
     const cacheHeaders = fresh > 0 ? pageCacheHeaders(fresh) : null
     const key = pageCacheKey(c.req.url, c.env, options.queryParams)

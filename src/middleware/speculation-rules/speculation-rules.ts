@@ -25,15 +25,22 @@ export const SPECULATION_RULES_PATH = '/speculation-rules.json'
 export const SPECULATION_RULES_TYPE = 'application/speculationrules+json'
 
 /**
- * The rule set for pages at `pagePaths` (page keys such as '/' and '/about', unprefixed). Each
- * pattern names the pathname and an empty query; its origin is the rule set's, so only same-origin
- * links match.
+ * The rule set for pages at `pagePaths` (page keys such as '/' and '/about', unprefixed) and at
+ * `pagePatterns` (URL patterns of page keys, such as '/enterprises/:project': a project's page,
+ * one path segment, which only the site's own links name). Each pattern names the pathname and an
+ * empty query; its origin is the rule set's, so only same-origin links match.
  */
-export function speculationRulesFor(pagePaths: readonly string[]) {
+export function speculationRulesFor(pagePaths: readonly string[], pagePatterns: readonly string[] = []) {
   const inner = pagePaths.filter((path) => path !== '/').map((path) => path.slice(1))
   const pages = `:page(${inner.join('|')})`
   const languages = `:lng(${PREFIXED_LANGUAGES.join('|')})`
-  const pathnames = ['/', `/${pages}`, `/${languages}`, `/${languages}/${pages}`]
+  const pathnames = [
+    '/',
+    `/${pages}`,
+    `/${languages}`,
+    `/${languages}/${pages}`,
+    ...pagePatterns.flatMap((pattern) => [pattern, `/${languages}${pattern}`]),
+  ]
   return {
     prerender: [
       {
@@ -54,8 +61,8 @@ export function speculationRulesFor(pagePaths: readonly string[]) {
  * Serves the rule set for `pages` at SPECULATION_RULES_PATH (cached by browsers for an hour; it
  * changes only with a deploy that changes the pages) and names it on every HTML response.
  */
-export function speculationRules({ pages }: { pages: readonly string[] }): MiddlewareHandler {
-  const body = JSON.stringify(speculationRulesFor(pages))
+export function speculationRules({ pages, patterns = [] }: { pages: readonly string[]; patterns?: readonly string[] }): MiddlewareHandler {
+  const body = JSON.stringify(speculationRulesFor(pages, patterns))
   const header = `"${SPECULATION_RULES_PATH}"`
   return async (c, next) => {
     if (c.req.path === SPECULATION_RULES_PATH && (c.req.method === 'GET' || c.req.method === 'HEAD')) {

@@ -75,6 +75,8 @@ export const en = {
     enterprisesSubtitle: 'Discover our latest enterprises and projects',
     servicesTitle: 'Our Services',
     foundersTitle: 'Our Founders',
+    otherProjects: 'More projects',
+    breadcrumbs: 'Breadcrumbs',
     learnMore: 'Learn more',
     previousSlide: 'Previous slide',
     nextSlide: 'Next slide',

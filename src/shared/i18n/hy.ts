@@ -74,6 +74,8 @@ export const hy: Dictionary = {
     enterprisesSubtitle: 'Բացահայտեք մեր վերջին ձեռնարկություններն ու նախագծերը',
     servicesTitle: 'Մեր ծառայությունները',
     foundersTitle: 'Մեր հիմնադիրները',
+    otherProjects: 'Այլ նախագծեր',
+    breadcrumbs: 'Նավիգացիոն ուղի',
     learnMore: 'Իմանալ ավելին',
     previousSlide: 'Նախորդ սլայդ',
     nextSlide: 'Հաջորդ սլայդ',

@@ -74,6 +74,8 @@ export const ru: Dictionary = {
     enterprisesSubtitle: 'Узнайте о наших последних предприятиях и проектах',
     servicesTitle: 'Наши услуги',
     foundersTitle: 'Наши основатели',
+    otherProjects: 'Другие проекты',
+    breadcrumbs: 'Навигационная цепочка',
     learnMore: 'Подробнее',
     previousSlide: 'Предыдущий слайд',
     nextSlide: 'Следующий слайд',

@@ -10,7 +10,6 @@ import type { Pick } from '../../content/localize'
 import type { EnterpriseItem } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { LinkContext } from './button-link'
-import { ENTERPRISE_FALLBACK_LINK } from './enterprise-row'
 import { FALLBACK, Image, imageSrc } from './image'
 import { localizeHtml } from './rich-text'
 import { resolveLink } from './smart-link'
@@ -25,6 +24,8 @@ export type EnterpriseSlide = {
   html: string
   /** The photo's address, or '' for the bundled enterprise image. */
   image: string
+  /** The project's own page in the visitor's language, linked from the title and the photo; '' for none. */
+  page: string
   href: string
   external: boolean
   button: string
@@ -32,11 +33,17 @@ export type EnterpriseSlide = {
   about: string
 }
 
-export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMore: string): EnterpriseSlide[] {
+/**
+ * `pageOf` gives an item's project page (localized), or undefined; a button without a link of its
+ * own leads there, else to `listPage` (the enterprises list).
+ */
+export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMore: string, pageOf: (item: EnterpriseItem) => string | undefined, listPage: string): EnterpriseSlide[] {
   return items.map((item, index) => {
-    const link = resolveLink(item.btnLink, lng) ?? resolveLink(ENTERPRISE_FALLBACK_LINK, lng)!
+    const page = pageOf(item)
+    const link = resolveLink(item.btnLink, lng) ?? resolveLink(page ?? listPage, lng)!
     return {
       id: String(item.id || index),
+      page: page ?? '',
       title: pick(item, 'title'),
       html: localizeHtml(pick(item, 'description'), lng),
       image: imageSrc(item.img),
@@ -66,9 +73,20 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
         {slides.map((slide) => (
           <li key={slide.id} className="carousel__slide">
             <article className="enterprise-card">
-              <Image className="enterprise-card__image" src={slide.image} fallback={FALLBACK.enterprise} alt={slide.title} width={640} height={440} layout="card" />
+              {slide.page ? (
+                // The title's link is the one a keyboard or a screen reader meets; the photo is the same link for a pointer.
+                <a className="enterprise-card__photo-link" href={slide.page} tabIndex={-1} aria-hidden="true">
+                  <SlideImage slide={slide} />
+                </a>
+              ) : (
+                <SlideImage slide={slide} />
+              )}
               <div className="enterprise-card__body">
-                {slide.title ? <h3 className="enterprise-card__title" style={wholeWordsStyle(slide.title)}>{slide.title}</h3> : null}
+                {slide.title ? (
+                  <h3 className="enterprise-card__title" style={wholeWordsStyle(slide.title)}>
+                    {slide.page ? <a href={slide.page}>{slide.title}</a> : slide.title}
+                  </h3>
+                ) : null}
                 <div className="rich-text enterprise-card__text" dangerouslySetInnerHTML={{ __html: slide.html }} />
                 <a
                   className="enterprise-card__link"
@@ -86,4 +104,8 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
       <Island name="carousel" props={controls} />
     </div>
   )
+}
+
+function SlideImage({ slide }: { slide: EnterpriseSlide }) {
+  return <Image className="enterprise-card__image" src={slide.image} fallback={FALLBACK.enterprise} alt={slide.title} width={640} height={440} layout="card" />
 }

@@ -23,8 +23,31 @@ export function hasText(html: string): boolean {
   return remembered(texts, html, () => html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ').trim() !== '')
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+
 /**
- * Results of the two pure functions above by input, per isolate: every render of a page passes
+ * Sanitized CMS HTML as plain text for a meta description: tags become spaces, entities are
+ * decoded, whitespace is collapsed, and a text longer than `maxLength` is cut at the last word
+ * boundary before it, with an ellipsis.
+ */
+export function plainText(html: string, maxLength = 160): string {
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ''
+    })
+    .replace(/\s+/g, ' ')
+    .trim()
+  if ([...text].length <= maxLength) return text
+  const cut = [...text].slice(0, maxLength - 1).join('')
+  const boundary = cut.lastIndexOf(' ')
+  return `${(boundary > maxLength / 2 ? cut.slice(0, boundary) : cut).replace(/[\s,.;:·–—-]+$/u, '')}…`
+}
+
+/**
+ * Results of localizeHtml and hasText by input, per isolate: every render of a page passes
  * the same stored HTML again (src/content/cache.ts). Bounded: a full memo starts over.
  */
 const MAX_REMEMBERED = 500

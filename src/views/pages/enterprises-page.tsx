@@ -1,13 +1,17 @@
-/** Enterprises: the banner, then the enterprise items alternating left and right (spec section 2). */
+/**
+ * Enterprises: the banner, then the enterprise items alternating left and right (spec section 2),
+ * each linked to its project's page when it has one.
+ */
 import { localizer } from '../../content/localize'
+import { projectsOf, type Projects } from '../../content/projects'
 import type { EnterprisesPage as EnterprisesPayload } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
-import { EnterpriseRow, visibleEnterprises } from '../components/enterprise-row'
+import { EnterpriseRow, projectLinks, visibleEnterprises } from '../components/enterprise-row'
 import { PageBanner } from '../components/page-banner'
 import { SectionBoundary } from '../components/section-boundary'
 
-export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayload }) {
+export function EnterprisesPage({ lng, page, projects = projectsOf(page) }: { lng: Lng; page: EnterprisesPayload; projects?: Projects }) {
   const pick = localizer(lng)
   const t = getT(lng)
   const items = visibleEnterprises(page.enterprises, pick)
@@ -20,7 +24,7 @@ export function EnterprisesPage({ lng, page }: { lng: Lng; page: EnterprisesPayl
           <div className="container feature-rows">
             {items.map((item, index) => (
               <SectionBoundary key={String(item.id || index)}>
-                <EnterpriseRow lng={lng} pick={pick} item={item} index={index} headingLevel={2} />
+                <EnterpriseRow lng={lng} pick={pick} item={item} index={index} headingLevel={2} {...projectLinks(projects.byItem.get(item), lng)} />
               </SectionBoundary>
             ))}
           </div>

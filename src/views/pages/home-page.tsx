@@ -1,5 +1,6 @@
 /** Home, in order: hero banner, about block, services, enterprises, founders (spec section 2). */
 import { localizer } from '../../content/localize'
+import type { Projects } from '../../content/projects'
 import type { HomePage as HomePayload } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
@@ -11,7 +12,8 @@ import { HomeFounders } from '../sections/home-founders'
 import { HomeServices } from '../sections/home-services'
 import { SectionBoundary } from '../components/section-boundary'
 
-export function HomePage({ lng, home }: { lng: Lng; home: HomePayload }) {
+/** `projects`: the enterprises payload's, which give the enterprise cards their pages (null: no links). */
+export function HomePage({ lng, home, projects = null }: { lng: Lng; home: HomePayload; projects?: Projects | null }) {
   const pick = localizer(lng)
   const t = getT(lng)
   // The ru_banner / arm_banner list when it has entries for this language, otherwise banner.
@@ -34,7 +36,7 @@ export function HomePage({ lng, home }: { lng: Lng; home: HomePayload }) {
         <HomeServices lng={lng} pick={pick} home={home} t={t} />
       </SectionBoundary>
       <SectionBoundary>
-        <HomeEnterprises lng={lng} pick={pick} home={home} t={t} />
+        <HomeEnterprises lng={lng} pick={pick} home={home} t={t} projects={projects} />
       </SectionBoundary>
       <SectionBoundary>
         <HomeFounders lng={lng} pick={pick} home={home} t={t} />

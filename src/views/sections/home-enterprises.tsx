@@ -3,23 +3,25 @@
  * as alternating rows, or more as a carousel; an optional button below.
  */
 import type { Pick } from '../../content/localize'
-import type { HomePage } from '../../content/schemas'
+import { projectWithIdOf, PROJECTS_PATH, type Projects } from '../../content/projects'
+import type { EnterpriseItem, HomePage } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
 import { EnterpriseCarousel, toSlides } from '../components/enterprise-carousel'
-import { EnterpriseRow, visibleEnterprises } from '../components/enterprise-row'
+import { EnterpriseRow, projectLinks, visibleEnterprises } from '../components/enterprise-row'
 import { SectionHeading } from '../components/section-heading'
 
 /** More items than this become a carousel (spec section 2). */
 export const MAX_ROWS = 3
 
-type HomeEnterprisesProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate }
+type HomeEnterprisesProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate; projects: Projects | null }
 
-export function HomeEnterprises({ lng, pick, home, t }: HomeEnterprisesProps) {
+export function HomeEnterprises({ lng, pick, home, t, projects }: HomeEnterprisesProps) {
   const items = visibleEnterprises(home.enterprisesHome, pick)
   if (items.length === 0) return null
   const title = pick(home, 'enterprisesTitle') || t('ui.enterprisesTitle')
+  const links = (item: EnterpriseItem) => projectLinks(projects && projectWithIdOf(projects, item), lng, PROJECTS_PATH)
   return (
     <section className="section home-enterprises" aria-labelledby="enterprises-title">
       <div className="container">
@@ -30,7 +32,7 @@ export function HomeEnterprises({ lng, pick, home, t }: HomeEnterprisesProps) {
         />
         {items.length > MAX_ROWS ? (
           <EnterpriseCarousel
-            slides={toSlides(items, pick, lng, t('ui.learnMore'))}
+            slides={toSlides(items, pick, lng, t('ui.learnMore'), (item) => links(item).page, PROJECTS_PATH)}
             label={title}
             controls={{
               previousLabel: t('ui.previousSlide'),
@@ -42,7 +44,7 @@ export function HomeEnterprises({ lng, pick, home, t }: HomeEnterprisesProps) {
         ) : (
           <div className="feature-rows">
             {items.map((item, index) => (
-              <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={3} />
+              <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={3} {...links(item)} />
             ))}
           </div>
         )}

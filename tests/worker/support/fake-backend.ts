@@ -27,7 +27,11 @@ export const samplePayloads: Record<string, unknown> = {
     ru_servicesTitle: 'Услуги',
   },
   'get-about-page': { firstBanner: { titleBanner: 'About us', ru_titleBanner: 'О нас' } },
-  'get-enterprises-page': { banner: { titleBanner: 'Enterprises' }, enterprises: [] },
+  // The project of SAMPLE_PROJECT_KEY (tests/support/page-addresses.ts), so every page address renders.
+  'get-enterprises-page': {
+    banner: { titleBanner: 'Enterprises' },
+    enterprises: [{ id: 3, img: '/images/enterprises/northern-avenue-offices.jpg', title: 'Northern Avenue Business Centre', ru_title: 'Бизнес-центр', arm_title: 'Բիզնես կենտրոն' }],
+  },
   'contact-us': { phoneNumber: '+374 10 000000', titleContact: 'Get in Touch' },
   'navbar-data': { home: 'Home', ru_home: 'Главная', arm_home: 'Գլխավոր' },
   'page-meta-data': { title: 'Erebuni', ru_title: 'Эребуни', arm_title: 'Էրեբունի', description: 'Builders', image: '/og.jpg' },
