@@ -1,9 +1,11 @@
 /**
  * Finds a Chromium for the browser tests without downloading one, in this order:
  * 1. $CHROME_PATH when set;
- * 2. /usr/bin/chromium (Debian's package) when it exists;
- * 3. the binary bundled in the `@sparticuz/chromium` npm package (the CI path), extracted once into
- *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use.
+ * 2. /usr/bin/chromium (Debian's package) when it exists (`npm test` installs it when it can:
+ *    scripts/system-browsers.mjs);
+ * 3. the binary bundled in the `@sparticuz/chromium` npm package, extracted once into
+ *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use. It
+ *    has no back/forward cache, so tests/e2e/back-forward-cache.spec.ts fails with it, saying why.
  *
  * `node scripts/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
  * only the path of the @sparticuz/chromium binary, whatever else is installed.
@@ -13,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { browserExecutable, SYSTEM_BROWSERS } from './system-browsers.mjs'
 
 /** Flags every browser test launches with: no sandbox (root), and no traffic to Google's hosts. */
 export const CHROMIUM_ARGS = [
@@ -25,7 +28,7 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ]
 
-const DEBIAN_CHROMIUM = '/usr/bin/chromium'
+const DEBIAN_CHROMIUM = browserExecutable(SYSTEM_BROWSERS.chromium)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /** @returns {Promise<string>} the absolute path of a Chromium executable that starts. */

@@ -10,14 +10,15 @@
  *   npm test -- soak smoke        only the stages named (by name or npm script)
  *   TEST_LANES=1 npm test         every stage one after another
  *
- * A stage is `{ name, script, summary }`: add one to a lane below. `summary` picks the lines of the
- * stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
+ * A stage is `{ name, script, summary, browsers }`: add one to a lane below. `summary` picks the
+ * lines of the stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { provideBrowsers, SYSTEM_BROWSERS } from './system-browsers.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
@@ -33,7 +34,11 @@ const FAILURE_REPORT = /(Failed Tests \d+|^\s{2}1\) )/
 /** How stages are run; tests/tooling/run-tests.test.ts points TEST_RUNNER_NPM at a stand-in script. */
 const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM ? [process.execPath, process.env.TEST_RUNNER_NPM] : ['npm']
 
-/** @typedef {{ name: string, script: string, summary?: RegExp }} Stage */
+/**
+ * A stage is `{ name, script, summary, browsers }`: `browsers` are the distribution's browsers it
+ * drives, installed before any stage runs (scripts/system-browsers.mjs).
+ * @typedef {{ name: string, script: string, summary?: RegExp, browsers?: import('./system-browsers.mjs').SystemBrowser[] }} Stage
+ */
 /** @type {Stage[][]} */
 const LANES = [
   [
@@ -44,7 +49,8 @@ const LANES = [
     { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
   // The longest stage, alone in its lane: the other lane's five stages together take less.
-  [{ name: 'browser tests', script: 'test:e2e', summary: /^(e2e:|browser tests:)/ }],
+  // Debian's chromium, unless CHROME_PATH names another (CI: the runner's Google Chrome).
+  [{ name: 'browser tests', script: 'test:e2e', summary: /^(e2e:|browser tests:)/, browsers: process.env.CHROME_PATH ? [] : [SYSTEM_BROWSERS.chromium] }],
 ]
 
 const wanted = process.argv.slice(2)
@@ -71,6 +77,14 @@ const started = Date.now()
 const stages = lanes.flat()
 console.log(`npm test: ${stages.map((stage) => stage.name).join(', ')}; lanes side by side: ${lanes.filter((lane) => lane.length).map((lane) => lane.map((stage) => stage.name).join(' -> ')).join(' | ')}`)
 console.log(`npm test: each stage's output and its servers' logs go to ${logDir}/`)
+
+// The browsers the chosen stages drive, before anything runs: installed when this machine can,
+// else the run stops here, naming the command that installs them.
+const browsers = provideBrowsers({ who: 'npm test', needs: [...new Set(stages.flatMap((stage) => stage.browsers ?? []))], logFile: path.join(logDir, 'apt-get.log') })
+if (!browsers.ok) {
+  console.log(browsers.message)
+  await exit(1)
+}
 
 // The client bundle once, before the stages' servers start (scripts/build-client.mjs, SKIP_CLIENT_BUILD).
 const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, encoding: 'utf8', env: { ...env, SKIP_CLIENT_BUILD: process.env.SKIP_CLIENT_BUILD ?? '0' } })

@@ -3,6 +3,10 @@
  * test: top right, announced, closed by their button, after 5 s, or by a drag over 80 % of their
  * width; paused while hovered, while the window has no focus and while focused with Alt+T, which
  * Escape ends. Texts and names are checked in hy, en and ru.
+ *
+ * The tests of a toast's time drive the page's clock (Playwright's page.clock): it is held from
+ * the moment the message is sent, and the test moves it on, so a toast's 5 s are the page's 5 s
+ * however busy the machine is, and no test waits them out.
  */
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
@@ -16,16 +20,27 @@ const LANGUAGES = [
 ] as const
 type Dictionary = typeof en
 
+/** A toast's time on screen (client/toasts/toaster.tsx, TOAST_MS). */
+const TOAST_MS = 5_000
 /** Longer than a toast's 5 s: what a paused toast must outlive. */
 const PAST_CLOSING_MS = 6_000
+/** Where the page's clock starts; it runs on its own until a test holds it. */
+const CLOCK_START = new Date('2026-11-26T09:00:00Z').getTime()
 
-/** Opens the contact page, sends a valid message that /api/contact answers with `status`. */
-async function raiseToast(page: Page, path: string, status = 200): Promise<void> {
+/**
+ * Opens the contact page, sends a valid message that /api/contact answers with `status`. With
+ * `holdClock`, the page's clock stands still from just before the message is sent: only
+ * page.clock.runFor() moves it on.
+ */
+async function raiseToast(page: Page, path: string, status = 200, { holdClock = false } = {}): Promise<void> {
+  if (holdClock) await page.clock.install({ time: CLOCK_START })
   await page.route('**/api/contact', (route) => route.fulfill({ status, json: status === 200 ? { ok: true } : {} }))
   await gotoAndHydrate(page, path)
   await page.locator('#contact-name').fill('Anna')
   await page.locator('#contact-email').fill('anna@example.com')
   await page.locator('#contact-comments').fill('A question about the Arabkir Residence.')
+  // An hour on: past every timer of the page's load, far from where the page's clock is now.
+  if (holdClock) await page.clock.pauseAt(CLOCK_START + 3_600_000)
   await page.locator('.contact-form__submit').click()
 }
 
@@ -64,41 +79,44 @@ for (const { lng, path, t } of LANGUAGES) {
   })
 }
 
-test('closes a toast by itself after 5 s', async ({ page }) => {
-  await raiseToast(page, '/en/contact-us')
+test('closes a toast by itself after 5 s, not before', async ({ page }) => {
+  await raiseToast(page, '/en/contact-us', 200, { holdClock: true })
   const toast = toasts(page, en)
   await expect(toast).toHaveCount(1)
 
-  await page.waitForTimeout(4_000)
+  await page.clock.runFor(TOAST_MS - 100)
   await expect(toast).toHaveCount(1)
-  await expect(toast).toHaveCount(0, { timeout: 3_000 })
+  await page.clock.runFor(200)
+  await expect(toast).toHaveCount(0)
 })
 
 test('pauses while the toast is hovered', async ({ page }) => {
-  await raiseToast(page, '/en/contact-us')
+  await raiseToast(page, '/en/contact-us', 200, { holdClock: true })
   const toast = toasts(page, en)
   await toast.hover()
 
-  await page.waitForTimeout(PAST_CLOSING_MS)
+  await page.clock.runFor(PAST_CLOSING_MS)
   await expect(toast).toHaveCount(1)
   await page.mouse.move(0, 400)
-  await expect(toast).toHaveCount(0, { timeout: PAST_CLOSING_MS })
+  await page.clock.runFor(TOAST_MS + 100)
+  await expect(toast).toHaveCount(0)
 })
 
 test('pauses while the window has no focus', async ({ page }) => {
-  await raiseToast(page, '/ru/contact-us')
+  await raiseToast(page, '/ru/contact-us', 200, { holdClock: true })
   const toast = toasts(page, ru)
   await expect(toast).toHaveCount(1)
   await page.evaluate(() => window.dispatchEvent(new FocusEvent('blur')))
 
-  await page.waitForTimeout(PAST_CLOSING_MS)
+  await page.clock.runFor(PAST_CLOSING_MS)
   await expect(toast).toHaveCount(1)
   await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')))
-  await expect(toast).toHaveCount(0, { timeout: PAST_CLOSING_MS })
+  await page.clock.runFor(TOAST_MS + 100)
+  await expect(toast).toHaveCount(0)
 })
 
 test('focuses the newest toast on Alt+T, pausing it, and Escape gives focus back and resumes it', async ({ page }) => {
-  await raiseToast(page, '/contact-us')
+  await raiseToast(page, '/contact-us', 200, { holdClock: true })
   const toast = toasts(page, hy)
   const name = page.locator('#contact-name')
   await expect(toast).toHaveCount(1)
@@ -106,12 +124,13 @@ test('focuses the newest toast on Alt+T, pausing it, and Escape gives focus back
 
   await page.keyboard.press('Alt+t')
   await expect(toast).toBeFocused()
-  await page.waitForTimeout(PAST_CLOSING_MS)
+  await page.clock.runFor(PAST_CLOSING_MS)
   await expect(toast).toHaveCount(1)
 
   await page.keyboard.press('Escape')
   await expect(name).toBeFocused()
-  await expect(toast).toHaveCount(0, { timeout: PAST_CLOSING_MS })
+  await page.clock.runFor(TOAST_MS + 100)
+  await expect(toast).toHaveCount(0)
 })
 
 test('dismisses a toast dragged over 80 % of its width, and lets one dragged less spring back', async ({ page }) => {

@@ -1,9 +1,11 @@
 /**
  * Every page in hy, en and ru, on a phone (375 px) and a desktop (1280 px), in every engine
- * (tests/e2e/engines): nothing overflows sideways, every image a visitor scrolls past loads, the
- * banner is the page's one h1 and its photo is fetched first, and the page logs no error (the
- * `visitor` fixture fails the test on any). Each run leaves full-page screenshots in
- * tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
+ * (tests/e2e/engines): it answers 200 at its own address, in its language, with the header, nav,
+ * main and footer landmarks (spec section 2's routes); nothing overflows sideways; every image a
+ * visitor scrolls past loads, through the image route (the logo aside); the banner is the page's
+ * one h1 and its photo is fetched first; and the page, hydrated, logs no error (the `visitor`
+ * fixture fails the test on any; React reports a hydration mismatch as one). Each run leaves
+ * full-page screenshots in tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, test } from './engines/engine-fixtures'
@@ -15,11 +17,11 @@ const SCREENS = [
   ['desktop', DESKTOP],
 ] as const
 
-/** '/' -> 'hy-home', '/en/about' -> 'en-about': the screenshot's name. */
-function pageName(address: string): string {
+/** '/' -> ['hy', 'home'], '/en/about' -> ['en', 'about']. */
+function languageAndPage(address: string): [string, string] {
   const [, first = '', second = ''] = address.split('/')
   const prefixed = first === 'en' || first === 'ru'
-  return `${prefixed ? first : 'hy'}-${(prefixed ? second : first) || 'home'}`
+  return [prefixed ? first : 'hy', (prefixed ? second : first) || 'home']
 }
 
 for (const [device, screen] of SCREENS) {
@@ -31,10 +33,25 @@ for (const [device, screen] of SCREENS) {
       test(`${address} fits the screen, loads every image it shows and logs no error`, async ({ visitor }) => {
         test.skip(visitor.narrowest > screen.width, `${visitor.name} cannot show a ${screen.width}-px screen (at least ${visitor.narrowest} px)`)
         expect(await visitor.open(address, { screen })).toBe(200)
+        const [language, pageName] = languageAndPage(address)
+        const shown = await visitor.run(
+          () => ({
+            path: location.pathname,
+            lang: document.documentElement.lang,
+            header: document.querySelectorAll('body header:not(main header)').length > 0,
+            nav: document.querySelectorAll('nav').length > 0,
+            main: document.querySelectorAll('main').length,
+            footer: document.querySelectorAll('body footer:not(main footer)').length > 0,
+          }),
+          null,
+        )
+        expect(shown, 'address, language and landmarks').toEqual({ path: address, lang: language, header: true, nav: true, main: 1, footer: true })
         const images = await visitor.run(scrollThroughImages, 30_000)
         expect(images.length, 'images seen while scrolling').toBeGreaterThan(0)
         expect(images.filter((image) => !image.complete).map((image) => image.src), 'images still loading').toEqual([])
         expect(images.filter((image) => image.naturalWidth === 0).map((image) => image.src), 'broken images').toEqual([])
+        const elsewhere = images.filter((image) => !new URL(image.src).pathname.startsWith('/_image') && new URL(image.src).pathname !== '/logo.png')
+        expect(elsewhere.map((image) => image.src), 'images not served through the image route').toEqual([])
         expect(await visitor.run(horizontalOverflow, null), 'horizontal overflow in px').toBeLessThanOrEqual(0)
 
         // The hero is the page's largest paint: requested eagerly, first, with high priority.
@@ -44,7 +61,7 @@ for (const [device, screen] of SCREENS) {
         expect(await visitor.run(() => document.querySelectorAll('h1').length, null)).toBe(1)
         expect(await visitor.run(isShown, 'h1')).toBe(true)
 
-        await visitor.screenshot(`${visitor.engine}-${pageName(address)}-${device}`)
+        await visitor.screenshot(`${visitor.engine}-${language}-${pageName}-${device}`)
       })
     }
   })

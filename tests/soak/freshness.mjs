@@ -5,8 +5,14 @@
  * The site runs against a Node fake backend (fake-backend.mjs) with CONTENT_TTL=2 and a
  * PUBLISH_SECRET. An editor changes the home page's services title in the backend:
  * 1. before CONTENT_TTL has passed the page may still show the old title;
- * 2. once it has, the change is on the page within one more visit;
- * 3. after a signed call of the publish hook, a further change is on the page at once.
+ * 2. once it has, visits bring the change to the page: a visit past the TTL starts the refresh in
+ *    the background and a later visit shows it. The check visits until the change is there, with
+ *    a deadline (REFRESH_DEADLINE_MS), so a busy machine, whose background refresh may outlast the
+ *    next visit, waits longer instead of failing; without the request-side refresh the page would
+ *    keep the old title forever, as no Cron Trigger fires under `wrangler dev`. That the refresh
+ *    needs exactly one visit is proven with a driven clock in tests/worker/freshness.test.ts;
+ * 3. after a signed call of the publish hook, a further change is on the page at once (the hook
+ *    answers once the new payload is stored, so this waits for nothing).
  * Every step is bounded; exit code 1 on any failure.
  */
 import { createHmac } from 'node:crypto'
@@ -17,6 +23,10 @@ import { serverLogFile, startSite } from '../../scripts/local-site.mjs'
 import { startFakeBackend } from './fake-backend.mjs'
 
 const TTL_SECONDS = 2
+/** How long visits past CONTENT_TTL may take to bring the change: far beyond a loaded machine's refresh. */
+const REFRESH_DEADLINE_MS = 60_000
+/** Between two of those visits. */
+const VISIT_INTERVAL_MS = 250
 const SECRET = `freshness-${Math.random().toString(36).slice(2)}`
 const failures = []
 
@@ -33,10 +43,9 @@ try {
 
   backend.edit('home', { servicesTitle: 'Services after the TTL' })
   await sleep(TTL_SECONDS * 1000 + 500)
-  const first = await servicesTitleOn('/en')
-  const second = await servicesTitleOn('/en')
-  console.log(`after CONTENT_TTL: first visit "${first}", second visit "${second}"`)
-  if (second !== 'Services after the TTL') failures.push(`the change was not on the page within one more visit after CONTENT_TTL (saw "${first}", then "${second}")`)
+  const seen = await visitUntilShown('Services after the TTL')
+  console.log(`after CONTENT_TTL: ${seen.length} visit(s) in ${seen.seconds} s: ${seen.titles.join(' -> ')}`)
+  if (!seen.shown) failures.push(`the change was not on the page within ${REFRESH_DEADLINE_MS / 1000} s of visits after CONTENT_TTL (${seen.length} visits saw ${[...new Set(seen.titles)].map((title) => `"${title}"`).join(', ')})`)
 
   backend.edit('home', { servicesTitle: 'Services after the hook' })
   const body = JSON.stringify({ payloads: ['get-home-page'] })
@@ -64,7 +73,7 @@ if (failures.length) {
   for (const failure of failures) console.error(`FAIL: ${failure}`)
   process.exit(1)
 }
-console.log('Freshness: a backend edit reached the page within one visit after CONTENT_TTL, and at once after the publish hook.')
+console.log('Freshness: a backend edit reached the page through visits after CONTENT_TTL, and at once after the publish hook.')
 
 /** The services section's heading on `page`. */
 async function servicesTitleOn(page) {
@@ -72,6 +81,23 @@ async function servicesTitleOn(page) {
   const html = await response.text()
   const match = /<section[^>]*id="services"[^>]*>[\s\S]*?<h2[^>]*>([\s\S]*?)<\/h2>/.exec(html)
   return match ? match[1].replace(/<[^>]+>/g, '').trim() : `(no services heading; HTTP ${response.status})`
+}
+
+/**
+ * Visits /en until it shows `expected` or REFRESH_DEADLINE_MS has passed.
+ * @param {string} expected
+ */
+async function visitUntilShown(expected) {
+  const started = Date.now()
+  /** @type {string[]} */
+  const titles = []
+  let shown = false
+  while (!shown && Date.now() - started < REFRESH_DEADLINE_MS) {
+    if (titles.length) await sleep(VISIT_INTERVAL_MS)
+    titles.push(await servicesTitleOn('/en'))
+    shown = titles.at(-1) === expected
+  }
+  return { shown, titles, length: titles.length, seconds: ((Date.now() - started) / 1000).toFixed(1) }
 }
 
 async function showsTitle(expected, when) {

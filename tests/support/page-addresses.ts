@@ -21,3 +21,11 @@ export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPageSchem
 export const SAMPLE_PROJECT_KEY = '/enterprises/3-northern-avenue-business-centre'
 
 export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) => [...PAGE_KEYS, SAMPLE_PROJECT_KEY].map((key) => localizePath(key, lng)))
+
+/**
+ * One page of each kind, each kind in another language: home (the carousel), about, contact (the
+ * form), enterprises, a project page. For browser checks whose faults follow a page's kind (its islands, its
+ * images), not its language: the specs that take every address (visitor-pages, visitor-words,
+ * routes) already show every page in every language.
+ */
+export const ONE_PAGE_OF_EACH_KIND: readonly string[] = ['/', '/en/about', '/ru/contact-us', '/en/enterprises', SAMPLE_PROJECT_KEY]

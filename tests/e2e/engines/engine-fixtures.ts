@@ -12,6 +12,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
+import { browserExecutable, SYSTEM_BROWSERS } from '../../../scripts/system-browsers.mjs'
 import { test as base } from '../fixtures'
 import { FirefoxVisitor } from './firefox-visitor'
 import { PlaywrightVisitor } from './playwright-visitor'
@@ -21,9 +22,9 @@ import { WebKitVisitor } from './webkit-visitor'
 
 export type Driver = 'playwright' | 'firefox-esr' | 'webkitgtk'
 
-/** The Debian browsers, where `npm run test:engines` looks for them (scripts/test-engines.mjs). */
-export const FIREFOX_ESR = '/usr/bin/firefox-esr'
-export const WEBKIT_WEBDRIVER = '/usr/bin/WebKitWebDriver'
+/** The Debian browsers, where `npm run test:engines` provides them (scripts/system-browsers.mjs). */
+export const FIREFOX_ESR = browserExecutable(SYSTEM_BROWSERS.firefoxEsr)
+export const WEBKIT_WEBDRIVER = browserExecutable(SYSTEM_BROWSERS.webkitDriver)
 
 type Started = { visitor: (baseURL: string) => Promise<Visitor>; stop: () => Promise<void> }
 
