@@ -7,7 +7,7 @@
  * finds the version uploaded with that tag (`wrangler versions upload --tag`) and deploys it to
  * that share of traffic, the rest staying on the version serving now (the one with the most
  * traffic that is not the new one). At 100, or when nothing is deployed yet, it takes all traffic.
- * Run it again with a higher percentage to go on, or `wrangler rollback` to step back (README,
+ * Run it again with a higher percentage to go on, or `wrangler rollback` to step back (docs/operations.md,
  * "Rolling back"). Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID like any wrangler call.
  */
 import { spawnSync } from 'node:child_process'
