@@ -22,7 +22,7 @@
  * project adds TEST_CONTENT_DB. TEST_CONTENT_MISSING_IMAGES lists seed images absent from public/
  * (checked in Node, asserted empty by a test). The site project adds TEST_IMAGES: image bytes the
  * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
- * 4000×3000 camera photo from scripts/camera-uploads/, PNGs whose headers claim 60000×60000
+ * 4000×3000 camera photo from scripts/lib/camera-uploads/, PNGs whose headers claim 60000×60000
  * and 15000×15000 pixels: decompression bombs, and a small image in each raster format:
  * tests/setup/format-samples.mjs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
  * lossless, extended), AVIF, progressive JPEG and JPEG with EXIF and ICC segments, and a bomb of
@@ -41,7 +41,7 @@ import { build } from 'esbuild'
 import { unstable_readConfig } from 'wrangler'
 import { defineConfig } from 'vitest/config'
 import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
-import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
+import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
 import { headerFixtures } from './tests/setup/header-fixtures.mjs'
 import { formatSamples } from './tests/setup/format-samples.mjs'

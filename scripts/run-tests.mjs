@@ -18,7 +18,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { provideBrowsers, SYSTEM_BROWSERS } from './system-browsers.mjs'
+import { provideBrowsers, SYSTEM_BROWSERS } from './lib/system-browsers.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const VITEST_SUMMARY = /^\s*(Test Files|Tests)\s/
@@ -36,8 +36,8 @@ const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM ? [process.execPath, proc
 
 /**
  * A stage is `{ name, script, summary, browsers }`: `browsers` are the distribution's browsers it
- * drives, installed before any stage runs (scripts/system-browsers.mjs).
- * @typedef {{ name: string, script: string, summary?: RegExp, browsers?: import('./system-browsers.mjs').SystemBrowser[] }} Stage
+ * drives, installed before any stage runs (scripts/lib/system-browsers.mjs).
+ * @typedef {{ name: string, script: string, summary?: RegExp, browsers?: import('./lib/system-browsers.mjs').SystemBrowser[] }} Stage
  */
 /** @type {Stage[][]} */
 const LANES = [
@@ -140,7 +140,7 @@ async function runStage(stage) {
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
-  // SIGINT first, as Ctrl-C would: Playwright and scripts/local-site.mjs then stop the servers
+  // SIGINT first, as Ctrl-C would: Playwright and scripts/lib/local-site.mjs then stop the servers
   // they started in process groups of their own, which a SIGKILL of the stage's group (or a
   // SIGTERM, on which Playwright exits at once) would leave running.
   const timer = setTimeout(() => {

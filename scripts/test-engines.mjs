@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { browserExecutable, provideBrowsers, SYSTEM_BROWSERS } from './system-browsers.mjs'
+import { browserExecutable, provideBrowsers, SYSTEM_BROWSERS } from './lib/system-browsers.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -29,7 +29,7 @@ if (unknown.length > 0) {
 }
 const chosen = ENGINES.filter((engine) => wanted.includes(engine.name))
 // Installed when this machine can (root, apt-get), else the run stops before any test, naming the
-// command that installs them (scripts/system-browsers.mjs).
+// command that installs them (scripts/lib/system-browsers.mjs).
 const provided = provideBrowsers({ who: 'test:engines', needs: chosen.flatMap((engine) => engine.browsers) })
 if (!provided.ok) {
   console.error(`${provided.message}\ntest:engines: FAILED: nothing run.`)

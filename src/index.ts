@@ -31,7 +31,7 @@ app.use('*', securityHeaders())
 app.use('*', httpsOnly())
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
-// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
+// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0015-image-route.md).
 app.route('/', images)
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.

@@ -2,8 +2,8 @@
  * Dead letters: messages the outbox could not deliver (every delivery of the schedule failed, or
  * the backend refused a queued message). Each is kept in CONTACT_OUTBOX under
  * `dead-letter:<id>` until 30 days after the visitor sent it (KV deletes it then), reported to
- * Sentry by id only, and resent by an operator (POST /api/contact/resend, README "Contact
- * messages"). The key's metadata (times, attempts, reason) lists them without their text or address.
+ * Sentry by id only, and resent by an operator (POST /api/contact/resend, docs/operations.md,
+ * "Contact messages"). The key's metadata (times, attempts, reason) lists them without their text or address.
  */
 import type { Bindings } from '../env'
 import { reportBackgroundError } from '../observability'

@@ -12,11 +12,11 @@
  *
  * Playwright launches Chromium with --disable-back-forward-cache; this spec drops that flag. The
  * Chromium must have the cache at all: the @sparticuz/chromium build disables it for its embedder
- * (`BackForwardCacheDisabledForDelegate`), Debian's `chromium` has it (scripts/chromium-path.mjs
+ * (`BackForwardCacheDisabledForDelegate`), Debian's `chromium` has it (scripts/lib/chromium-path.mjs
  * prefers it; `npm test` installs it), and the failure message repeats Chromium's reason.
  */
 import type { CDPSession, Page } from '@playwright/test'
-import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 

@@ -2,9 +2,9 @@
  * No broken image, as a visitor scrolls each kind of page to the bottom in Chromium, at 375 px
  * (DPR 2, a phone, which asks for other renditions than DPR 1) with the bundled content (the
  * config's server), and at 375 px (DPR 2) and 1280 px with camera uploads (4000×3000 JPEGs of
- * 2–6 MB on a CMS origin of their own: scripts/camera-uploads/, and a second `wrangler dev` whose
+ * 2–6 MB on a CMS origin of their own: scripts/lib/camera-uploads/, and a second `wrangler dev` whose
  * API_HOST is that origin, started here). Every image the visitor has in view must load
- * (naturalWidth > 0) through the image route. scripts/image-audit.mjs does the scrolling, as it
+ * (naturalWidth > 0) through the image route. scripts/lib/image-audit.mjs does the scrolling, as it
  * does for `npm run bench`. With camera uploads, photos that never arrive still show the
  * placeholder computed from them at the edge.
  *
@@ -13,9 +13,9 @@
  * 1280 px (DPR 1), with the same checks, is visitor-pages.spec.ts.
  */
 import path from 'node:path'
-import { startCameraBackend } from '../../scripts/camera-uploads/server.mjs'
-import { scrollThroughImages } from '../../scripts/image-audit.mjs'
-import { ROOT, serverLogFile, startSite } from '../../scripts/local-site.mjs'
+import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
+import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
+import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test, type Page } from './fixtures'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /**
  * `npm test` and `npm run test:engines` provide the distribution's browsers their specs drive
- * (scripts/system-browsers.mjs), as a newcomer on a fresh machine meets them: nothing is installed
+ * (scripts/lib/system-browsers.mjs), as a newcomer on a fresh machine meets them: nothing is installed
  * (BROWSER_BIN_DIR points at an empty folder) and apt-get is a stand-in on PATH
  * (fixtures/fake-apt-get.mjs) that installs stand-in executables there. The stages are the
  * stand-in npm of run-tests.test.ts, so nothing here starts a browser or a server.

@@ -12,7 +12,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import { browserExecutable, SYSTEM_BROWSERS } from '../../../scripts/system-browsers.mjs'
+import { browserExecutable, SYSTEM_BROWSERS } from '../../../scripts/lib/system-browsers.mjs'
 import { test as base } from '../fixtures'
 import { FirefoxVisitor } from './firefox-visitor'
 import { PlaywrightVisitor } from './playwright-visitor'
@@ -22,7 +22,7 @@ import { WebKitVisitor } from './webkit-visitor'
 
 export type Driver = 'playwright' | 'firefox-esr' | 'webkitgtk'
 
-/** The Debian browsers, where `npm run test:engines` provides them (scripts/system-browsers.mjs). */
+/** The Debian browsers, where `npm run test:engines` provides them (scripts/lib/system-browsers.mjs). */
 export const FIREFOX_ESR = browserExecutable(SYSTEM_BROWSERS.firefoxEsr)
 export const WEBKIT_WEBDRIVER = browserExecutable(SYSTEM_BROWSERS.webkitDriver)
 

@@ -2,12 +2,12 @@
  * Finds a Chromium for the browser tests without downloading one, in this order:
  * 1. $CHROME_PATH when set;
  * 2. /usr/bin/chromium (Debian's package) when it exists (`npm test` installs it when it can:
- *    scripts/system-browsers.mjs);
+ *    scripts/lib/system-browsers.mjs);
  * 3. the binary bundled in the `@sparticuz/chromium` npm package, extracted once into
  *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use. It
  *    has no back/forward cache, so tests/e2e/back-forward-cache.spec.ts fails with it, saying why.
  *
- * `node scripts/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
+ * `node scripts/lib/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
  * only the path of the @sparticuz/chromium binary, whatever else is installed.
  */
 import { execFileSync } from 'node:child_process'
@@ -29,7 +29,7 @@ export const CHROMIUM_ARGS = [
 ]
 
 const DEBIAN_CHROMIUM = browserExecutable(SYSTEM_BROWSERS.chromium)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** @returns {Promise<string>} the absolute path of a Chromium executable that starts. */
 export async function chromiumPath() {
@@ -100,7 +100,7 @@ async function bundledChromium() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--bundled')) {
-    // Only the path, for CHROME_PATH=$(node scripts/chromium-path.mjs --bundled) npm run test:e2e.
+    // Only the path, for CHROME_PATH=$(node scripts/lib/chromium-path.mjs --bundled) npm run test:e2e.
     console.log(await bundledChromium())
   } else {
     const executable = await chromiumPath()

@@ -11,7 +11,7 @@
  *   npm run smoke -- https://... --version erebuni-site-production=<version id>   one version of a gradual deployment
  *
  * It sends no more than a visitor would (one request at a time, at most REQUEST_BUDGET), never a
- * contact message, and changes no content. How to read the result: README, "Checking a deploy".
+ * contact message, and changes no content. How to read the result: docs/operations.md, "Checking a deploy".
  */
 import { parseArgs } from 'node:util'
 import { createClient, REQUEST_BUDGET } from './smoke/http.mjs'
