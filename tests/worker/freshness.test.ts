@@ -61,6 +61,15 @@ async function visit(path: string, bindings: Bindings) {
   return { status: response.status, page: response.headers.get('X-Page-Cache'), html: await response.text() }
 }
 
+/**
+ * A page without its images' placeholders: they settle in the background, each when the transform
+ * slots allow (docs/decisions/0018-images-in-pages.md), so whether one is in a given render
+ * depends on the machine, not on the content.
+ */
+function withoutPlaceholders(html: string): string {
+  return html.replace(/ style="background:center \/ cover no-repeat url\(data:image\/[^)"]*\)"/g, '')
+}
+
 async function runCron(bindings: Bindings) {
   const { ctx } = contextWithWorkersCache()
   await worker.scheduled(createScheduledController({ scheduledTime: Date.now() }), bindings, ctx)
@@ -117,14 +126,14 @@ describe('a backend outage', () => {
     const { bindings, failEverything, recover, editBanner, payloadWrites } = setup()
     const pages = ['/', '/en/about', '/ru/enterprises', '/en/contact-us']
     const before = new Map<string, string>()
-    for (const path of pages) before.set(path, (await visit(path, bindings)).html)
+    for (const path of pages) before.set(path, withoutPlaceholders((await visit(path, bindings)).html))
     failEverything()
     await agePayloads(7 * 24 * 60 * 60)
     const writes = payloadWrites().length
     for (const path of pages) {
       const during = await visit(path, bindings)
       expect(during.status, path).toBe(200)
-      expect(during.html, path).toBe(before.get(path))
+      expect(withoutPlaceholders(during.html), path).toBe(before.get(path))
     }
     expect(payloadWrites()).toHaveLength(writes)
 
