@@ -4,7 +4,14 @@
  * the tests and in every data centre; Workers Cache in front of the worker, when enabled, honours
  * the same Cache-Control and `Vary: Accept` and adds tiering across data centres.
  */
+import type { RasterFormat } from './image-format'
 import type { AllowedSource } from './source-policy'
+
+/**
+ * What a rendition is stored with, and so what it is answered with, hit or miss: a photo's address
+ * never changes content (docs/decisions/0015-image-route.md).
+ */
+export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 
 /**
  * The Cache API request for one rendition. `origin` is the site's (Cache API keys are URLs). A
@@ -27,10 +34,10 @@ export async function readRendition(key: Request): Promise<Response | undefined>
   }
 }
 
-/** Stores a rendition; its Cache-Control says how long. Failures are logged and ignored. */
-export async function storeRendition(key: Request, body: Uint8Array, headers: Headers): Promise<void> {
+/** Stores a rendition encoded as `format`, with RENDITION_CACHE_CONTROL. Failures are logged and ignored. */
+export async function storeRendition(key: Request, body: Uint8Array, format: RasterFormat): Promise<void> {
   try {
-    await caches.default.put(key, new Response(body, { headers }))
+    await caches.default.put(key, new Response(body, { headers: { 'Content-Type': format, 'Cache-Control': RENDITION_CACHE_CONTROL } }))
   } catch (error) {
     console.warn(`image cache: not stored: ${String(error)}`)
   }

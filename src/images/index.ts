@@ -14,4 +14,5 @@
 export { IMAGE_ROUTE, IMAGE_WIDTHS, SLOT_FALLBACKS, imageUrl, isImageWidth, isSlotFallback, type ImageWidth, type SlotFallback } from './image-url'
 export type { RasterFormat } from './image-format'
 export { renderPreview, type Preview, type PreviewEnv } from './preview'
-export { renderImage, type RenderContext, type RenderRequest } from './render-image'
+export { renderImage } from './image-answers'
+export type { RenderContext, RenderRequest } from './image-miss'

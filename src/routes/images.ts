@@ -15,7 +15,7 @@ import { reportError } from '../observability'
 import { IMAGE_ROUTE, renderImage } from '../images'
 import { readImageAddress, SOCIAL_CARD } from '../images/image-url'
 import { imageSigningKeys, isSignedBy } from '../images/image-signature'
-import { refusal } from '../images/render-image'
+import { refusal } from '../images/image-answers'
 
 export const images = new Hono<AppEnv>()
 

@@ -1,5 +1,5 @@
 /**
- * Corrupt originals on the CMS (src/images/render-image.ts): an upload cut short, a file whose first
+ * Corrupt originals on the CMS (src/images/image-answers.ts): an upload cut short, a file whose first
  * bytes are not its format's, a valid header over garbage. A source that cannot be transformed is a
  * source that cannot be served: the slot's bundled fallback when the page named one, else a 4xx
  * with a fixed reason; never a 5xx, whose blame would be the site's, for the CMS's bad file. Each
