@@ -38,6 +38,13 @@ export const phone = { viewport: viewports.phone, isMobile: true, hasTouch: true
 /** `test.use(desktop)`: 1280x800, the default of playwright.config.ts. */
 export const desktop = { viewport: viewports.desktop, isMobile: false, hasTouch: false }
 
+/**
+ * How long the test servers' image route waits for a transform (IMAGE_TRANSFORM_TIMEOUT_MS, set by
+ * playwright.config.ts): a test that scrolls through images waits this long, and some more, for
+ * the images in view.
+ */
+export const IMAGE_WAIT_MS = Number(process.env.E2E_IMAGE_WAIT_MS) || 20_000
+
 /** The image tests' two screens: a phone at DPR 2 and a 1280-px desktop at DPR 1. */
 export const IMAGE_SCREENS = [
   ['375 px, DPR 2', { ...phone, deviceScaleFactor: 2 }],

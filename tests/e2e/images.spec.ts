@@ -16,13 +16,13 @@ import path from 'node:path'
 import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
 import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
 import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
-import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, IMAGE_SCREENS, IMAGE_WAIT_MS, screenshot, test, type Page } from './fixtures'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 
 
 /** Scrolls `page` through and fails naming every image in view that did not load. */
 async function expectNoBrokenImage(page: Page) {
-  const { images } = await scrollThroughImages(page)
+  const { images } = await scrollThroughImages(page, { stepTimeoutMs: IMAGE_WAIT_MS + 15_000 })
   expect(images.length).toBeGreaterThan(0)
   const broken = images.filter((image) => image.naturalWidth === 0).map((image) => `${image.className || 'img'}: ${image.src}`)
   expect(broken).toEqual([])
@@ -32,7 +32,7 @@ async function expectNoBrokenImage(page: Page) {
 
 test.describe(`bundled content at ${IMAGE_SCREENS[0][0]}`, () => {
   // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
-  test.describe.configure({ timeout: 90_000 })
+  test.describe.configure({ timeout: 60_000 + 2 * IMAGE_WAIT_MS })
   test.use(IMAGE_SCREENS[0][1])
   for (const address of ONE_PAGE_OF_EACH_KIND) {
     test(`${address} shows every image it scrolls past`, async ({ page }) => {
@@ -44,7 +44,7 @@ test.describe(`bundled content at ${IMAGE_SCREENS[0][0]}`, () => {
 
 test.describe('camera uploads', () => {
   // One CMS and one site for all of them, and transforms of 4000-px photos on a shared machine.
-  test.describe.configure({ mode: 'serial', timeout: 240_000 })
+  test.describe.configure({ mode: 'serial', timeout: 120_000 + 4 * IMAGE_WAIT_MS })
   let site: Awaited<ReturnType<typeof startSite>> | undefined
   let backend: Awaited<ReturnType<typeof startCameraBackend>> | undefined
 
@@ -53,7 +53,7 @@ test.describe('camera uploads', () => {
     backend = await startCameraBackend({ port: 0 })
     site = await startSite({
       // No page cache: each visit renders, with the placeholders computed since the last one.
-      vars: { API_HOST: backend.origin, PAGE_CACHE_TTL: '0' },
+      vars: { API_HOST: backend.origin, PAGE_CACHE_TTL: '0', IMAGE_TRANSFORM_TIMEOUT_MS: String(IMAGE_WAIT_MS) },
       persistTo: path.join(ROOT, '.wrangler/state-e2e-camera'),
       logFile: serverLogFile('browser-tests-camera'),
     })

@@ -11,6 +11,7 @@ import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, test } from './engines/engine-fixtures'
 import { attributes, horizontalOverflow, isShown, scrollThroughImages } from './engines/in-page'
 import { DESKTOP, PHONE } from './engines/visitor'
+import { IMAGE_WAIT_MS } from './fixtures'
 
 const SCREENS = [
   ['phone', PHONE],
@@ -27,7 +28,7 @@ function languageAndPage(address: string): [string, string] {
 for (const [device, screen] of SCREENS) {
   test.describe(`on a ${device}`, () => {
     // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
-    test.describe.configure({ timeout: 90_000 })
+    test.describe.configure({ timeout: 60_000 + 2 * IMAGE_WAIT_MS })
 
     for (const address of PAGE_ADDRESSES) {
       test(`${address} fits the screen, loads every image it shows and logs no error`, async ({ visitor }) => {
@@ -46,7 +47,7 @@ for (const [device, screen] of SCREENS) {
           null,
         )
         expect(shown, 'address, language and landmarks').toEqual({ path: address, lang: language, header: true, nav: true, main: 1, footer: true })
-        const images = await visitor.run(scrollThroughImages, 30_000)
+        const images = await visitor.run(scrollThroughImages, IMAGE_WAIT_MS + 15_000)
         expect(images.length, 'images seen while scrolling').toBeGreaterThan(0)
         expect(images.filter((image) => !image.complete).map((image) => image.src), 'images still loading').toEqual([])
         expect(images.filter((image) => image.naturalWidth === 0).map((image) => image.src), 'broken images').toEqual([])

@@ -101,7 +101,7 @@ describe('npm run smoke behind a stand-in for Workers Cache', () => {
     const { code, lines, output } = await behindFrontCache('no-purge', (origin) => smoke(origin, SECRET))
     expect(code, output).toBe(1)
     expect(line(lines, 'tag purge drops /en/about')).toMatch(/^FAIL .*still served from the cache 10 s after the purge/)
-    expect(lines.filter((text) => text.startsWith('FAIL'))).toHaveLength(1)
+    expect(lines.filter((text) => text.startsWith('FAIL')), output).toHaveLength(1)
   })
 
   it('fails naming what a visitor would get: no Content-Security-Policy, and a 200 for an unknown page', async () => {

@@ -16,7 +16,18 @@ export type Answer = Canned | (() => Response | Promise<Response>) | 'hang'
 
 export type Call = { url: URL; method: string; headers: Headers; body: string }
 
-let counter = 0
+/**
+ * Origins are numbered across the whole run, not per file: the site's test files share one Workers
+ * runtime (`isolate: false`) and evaluate this module afresh for each, so a count kept here would
+ * restart at 1 in every file and give two files the same origin, and with it whatever one left
+ * under that origin (a background write that finished after the next file's storage reset, a
+ * stored page) to the other. The runtime's global object outlives the files.
+ */
+const run = globalThis as { fakeBackendOrigins?: number }
+function nextOrigin(): string {
+  run.fakeBackendOrigins = (run.fakeBackendOrigins ?? 0) + 1
+  return `http://backend-${run.fakeBackendOrigins}.test`
+}
 
 /** Sample payloads in the backend's shapes, enough for every page to render. */
 export const samplePayloads: Record<string, unknown> = {
@@ -46,7 +57,7 @@ export function text(body: string, status = 200): Canned {
 }
 
 /** Installs a fake backend; `answers` maps an endpoint name (e.g. 'navbar-data') to its answer. */
-export function fakeBackend(answers: Record<string, Answer> = {}, origin = `http://backend-${++counter}.test`) {
+export function fakeBackend(answers: Record<string, Answer> = {}, origin = nextOrigin()) {
   const calls: Call[] = []
   const realFetch = globalThis.fetch
   const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
