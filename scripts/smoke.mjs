@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util'
 import { createClient, REQUEST_BUDGET } from './smoke/http.mjs'
 import { checkImageRendition, checkPageCaching, checkRevalidation } from './smoke/caching.mjs'
 import { checkContactRefusesCrossSite } from './smoke/contact.mjs'
+import { checkHttpsRedirect } from './smoke/https.mjs'
 import { checkIndexing, checkPages, checkSecurityHeaders } from './smoke/pages.mjs'
 import { checkPublishHook } from './smoke/publish.mjs'
 import { createReport } from './smoke/report.mjs'
@@ -83,6 +84,7 @@ async function smoke(origin, always, secret) {
   if (!pages.size) return finish('the site answered no page: nothing else to check')
   const home = pages.get('/')
   if (home) checkSecurityHeaders(report, 'a page (/)', home.headers)
+  await checkHttpsRedirect(report, origin, always, '/en/about')
   const script = home && /<script[^>]*\ssrc="(\/[^"]+\.js)"/.exec(home.text)?.[1]
   if (script) await report.guard(`security headers on a static file (${script})`, async () => checkSecurityHeaders(report, `a static file (${script})`, (await client.request(script)).headers))
   await checkIndexing(client, report, origin)
