@@ -80,11 +80,11 @@ async function smoke(origin, always, secret) {
     return report.failed || why ? 1 : 0
   }
 
+  await checkHttpsRedirect(report, origin, always, '/en/about')
   const pages = await checkPages(client, report, origin)
   if (!pages.size) return finish('the site answered no page: nothing else to check')
   const home = pages.get('/')
   if (home) checkSecurityHeaders(report, 'a page (/)', home.headers)
-  await checkHttpsRedirect(report, origin, always, '/en/about')
   const script = home && /<script[^>]*\ssrc="(\/[^"]+\.js)"/.exec(home.text)?.[1]
   if (script) await report.guard(`security headers on a static file (${script})`, async () => checkSecurityHeaders(report, `a static file (${script})`, (await client.request(script)).headers))
   await checkIndexing(client, report, origin)

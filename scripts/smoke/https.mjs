@@ -4,9 +4,9 @@
  * same address over HTTPS in one permanent redirect. Skipped, saying why, when the base URL is a
  * loopback address: local development stays on HTTP.
  */
+import { isLoopbackHost } from '../../src/shared/loopback.ts'
 import { createClient } from './http.mjs'
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 const PERMANENT = new Set([301, 308])
 
 /**
@@ -18,7 +18,7 @@ const PERMANENT = new Set([301, 308])
 export async function checkHttpsRedirect(report, origin, always, path) {
   const name = `http:// redirects to https:// in one hop, ${path}`
   const base = new URL(origin)
-  if (LOOPBACK_HOSTS.has(base.hostname)) return report.skip(name, `the base URL ${origin} is a loopback address, which stays on HTTP for local development`)
+  if (isLoopbackHost(base.hostname)) return report.skip(name, `the base URL ${origin} is a loopback address, which stays on HTTP for local development`)
   await report.guard(name, async () => {
     const plain = new URL(path, origin)
     plain.protocol = 'http:'
