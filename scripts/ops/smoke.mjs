@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util'
 import { createClient, REQUEST_BUDGET } from './smoke/http.mjs'
 import { checkImageRendition, checkPageCaching, checkRevalidation } from './smoke/caching.mjs'
 import { checkContactRefusesCrossSite } from './smoke/contact.mjs'
+import { checkHttpsRedirect } from './smoke/https.mjs'
 import { checkIndexing, checkPages, checkSecurityHeaders, projectKeysIn } from './smoke/pages.mjs'
 import { checkPublishHook } from './smoke/publish.mjs'
 import { createReport } from './smoke/report.mjs'
@@ -79,6 +80,7 @@ async function smoke(origin, always, secret) {
     return report.failed || why ? 1 : 0
   }
 
+  await checkHttpsRedirect(report, origin, always, '/en/about')
   const pages = await checkPages(client, report, origin)
   if (!pages.size) return finish('the site answered no page: nothing else to check')
   const home = pages.get('/')

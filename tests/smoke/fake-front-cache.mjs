@@ -1,20 +1,24 @@
 // @ts-check
 /**
  * A stand-in for Workers Cache in front of a local `wrangler dev`, so the smoke's platform checks
- * run in tests: a Node proxy on loopback that stores GET answers by their Cache-Control (and `Vary:
- * Accept`), serves them with `Cf-Cache-Status` and `Age`, adds `CF-Ray` as Cloudflare does, and
+ * run in tests: a Node proxy on loopback that stores GET answers by their caching policy (and `Vary:
+ * Accept`), read as Cloudflare documents it: `Cloudflare-CDN-Cache-Control`, else
+ * `CDN-Cache-Control`, else `Cache-Control`, the first never passed on downstream
+ * (https://developers.cloudflare.com/cache/concepts/cdn-cache-control/); serves them with
+ * `Cf-Cache-Status` and `Age`, adds `CF-Ray` as Cloudflare does, and
  * drops stored pages by `Cache-Tag` when the publish hook answers that it purged those tags (the
  * worker's own purge is a no-op locally). Modes break one thing each, as a misconfigured platform
  * or a bad deploy would:
  *
  * - `honest`: as described;
- * - `max-age-only`: reads `max-age` but not `s-maxage` (decision 0004's first open question);
+ * - `cache-control-only`: reads `Cache-Control` alone, as a cache that ignores the CDN-targeted
+ *   fields would (decision 0031's open question);
  * - `no-purge`: ignores purges (its second);
  * - `broken`: drops Content-Security-Policy and answers an unknown page's 404 as 200.
  */
 import { createServer, request as httpRequest } from 'node:http'
 
-/** @typedef {'honest' | 'max-age-only' | 'no-purge' | 'broken'} Mode */
+/** @typedef {'honest' | 'cache-control-only' | 'no-purge' | 'broken'} Mode */
 
 /**
  * @param {string} upstream the site's origin
@@ -47,7 +51,7 @@ export async function startFakeFrontCache(upstream, mode, clientAddress) {
       const answer = await forward(upstream, request, chunks.length ? Buffer.concat(chunks) : undefined, clientAddress)
       const body = answer.body
       /** @type {[string, string][]} */
-      const answerHeaders = [...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))
+      const answerHeaders = [...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'cloudflare-cdn-cache-control'].includes(name))
       let status = answer.status
       if (mode === 'broken') {
         if (status === 404) status = 200
@@ -58,7 +62,7 @@ export async function startFakeFrontCache(upstream, mode, clientAddress) {
         const purged = /** @type {string[]} */ (JSON.parse(body.toString()).purged ?? [])
         for (const [storedKey, { tags }] of stored) if (tags.some((tag) => purged.includes(tag))) stored.delete(storedKey)
       }
-      const freshMs = request.method === 'GET' && status === 200 ? freshness(answer.headers.get('Cache-Control') ?? '', mode) : 0
+      const freshMs = request.method === 'GET' && status === 200 ? freshness(policyOf(answer.headers, mode)) : 0
       if (freshMs > 0) {
         const varyAccept = /accept(?!-)/i.test(answer.headers.get('Vary') ?? '')
         const tags = (answer.headers.get('Cache-Tag') ?? '').split(',').map((tag) => tag.trim()).filter(Boolean)
@@ -103,13 +107,18 @@ function forward(upstream, incoming, body, clientAddress) {
   })
 }
 
+/** The caching policy this cache obeys: the most specific header the answer has. */
+function policyOf(/** @type {Headers} */ headers, /** @type {Mode} */ mode) {
+  if (mode === 'cache-control-only') return headers.get('Cache-Control') ?? ''
+  return headers.get('Cloudflare-CDN-Cache-Control') ?? headers.get('CDN-Cache-Control') ?? headers.get('Cache-Control') ?? ''
+}
+
 /** Milliseconds a shared cache may serve the answer without asking the worker. */
-function freshness(/** @type {string} */ cacheControl, /** @type {Mode} */ mode) {
-  if (/no-store|private/.test(cacheControl)) return 0
-  const sMaxage = /s-maxage=(\d+)/.exec(cacheControl)?.[1]
-  const maxAge = /(?:^|[\s,])max-age=(\d+)/.exec(cacheControl)?.[1]
-  const seconds = mode !== 'max-age-only' && sMaxage !== undefined ? sMaxage : maxAge
-  return Number(seconds ?? 0) * 1000
+function freshness(/** @type {string} */ policy) {
+  if (/no-store|private|no-cache/.test(policy)) return 0
+  const sMaxage = /s-maxage=(\d+)/.exec(policy)?.[1]
+  const maxAge = /(?:^|[\s,])max-age=(\d+)/.exec(policy)?.[1]
+  return Number(sMaxage ?? maxAge ?? 0) * 1000
 }
 
 /**

@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * Caching as a visitor meets it: a page's second request is served by the cache in front of the
- * worker, which answers decision 0004's first open question (does Workers Cache honour
- * `s-maxage`? Pages say `max-age=0, s-maxage=PAGE_CACHE_TTL`); a matching `If-None-Match` gets 304;
+ * worker, which answers decision 0031's open question (does Workers Cache honour
+ * `Cloudflare-CDN-Cache-Control`? Pages tell browsers `max-age=0, must-revalidate` and the edge
+ * `max-age=PAGE_CACHE_TTL, stale-while-revalidate=600` there); a matching `If-None-Match` gets 304;
  * a page image's rendition comes back as AVIF to a browser that accepts it, and from a cache the
  * second time. The image address is the one the page's HTML gives, whatever its form.
  */
@@ -21,11 +22,12 @@ const CACHE_ATTEMPTS = 3
  * @param {string} path a page
  */
 export async function checkPageCaching(client, report, path) {
-  const name = `page served by the cache in front (s-maxage honoured), ${path}`
+  const name = `page served by the cache in front (Cloudflare-CDN-Cache-Control honoured), ${path}`
   await report.guard(name, async () => {
     const first = await client.request(path)
     const cacheControl = first.headers.get('Cache-Control') ?? '(none)'
-    if (!isBehindCloudflare(first.headers)) return report.skip(name, `${NOT_BEHIND_CLOUDFLARE}; the page says Cache-Control: ${cacheControl}`)
+    const edge = first.headers.get('Cloudflare-CDN-Cache-Control')
+    if (!isBehindCloudflare(first.headers)) return report.skip(name, `${NOT_BEHIND_CLOUDFLARE}; the page says Cache-Control: ${cacheControl}${edge ? `, Cloudflare-CDN-Cache-Control: ${edge}` : ''}`)
     const seen = [frontCacheVerdict(first.headers).said]
     for (let attempt = 1; attempt <= CACHE_ATTEMPTS; attempt++) {
       await sleep(1_000)
@@ -34,7 +36,7 @@ export async function checkPageCaching(client, report, path) {
       seen.push(verdict.said)
       if (verdict.hit) return report.pass(name, `${seen.join(' -> ')}; Cache-Control: ${cacheControl}`)
     }
-    report.fail(name, `${seen.join(' -> ')}: never a hit, so every visit runs the worker; with Cache-Control: ${cacheControl} the cache in front stores nothing (s-maxage not honoured, or [cache] not enabled)`)
+    report.fail(name, `${seen.join(' -> ')}: never a hit, so every visit runs the worker; with Cache-Control: ${cacheControl} the cache in front stores nothing (Cloudflare-CDN-Cache-Control not honoured, or [cache] not enabled)`)
   })
 }
 

@@ -11,8 +11,7 @@
  * are local development (`npm start`, the tests, the e2e and soak servers) and stay on HTTP.
  */
 import { createMiddleware } from 'hono/factory'
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+import { isLoopbackHost } from '../../shared/loopback'
 
 /** 301 keeps search engines' and browsers' memory of the move; 308 also keeps a POST a POST, with its body. */
 const PERMANENT = { read: 301, write: 308 } as const
@@ -29,7 +28,7 @@ export function httpsOnly() {
     const forwarded = forwardedScheme(c.req.raw.headers)
     const scheme = forwarded ?? url.protocol.slice(0, -1)
     if (scheme !== 'http') return next()
-    if (!forwarded && LOOPBACK_HOSTS.has(url.hostname)) return next()
+    if (!forwarded && isLoopbackHost(url.hostname)) return next()
     url.protocol = 'https:'
     const status = c.req.method === 'GET' || c.req.method === 'HEAD' ? PERMANENT.read : PERMANENT.write
     return c.body(null, status, { Location: url.href, 'Cache-Control': REDIRECT_CACHE_CONTROL })
