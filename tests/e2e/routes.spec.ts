@@ -2,6 +2,7 @@
  * The routes of spec section 2 as a visitor's browser sees them: every page in every language,
  * the error page for an unknown path under a language, and the redirect of an unsupported one.
  */
+import { PAGE_KEYS, SAMPLE_PROJECT_KEY } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 
 const LANGUAGES = [
@@ -10,7 +11,7 @@ const LANGUAGES = [
   { prefix: '/ru', lang: 'ru' },
 ] as const
 
-const PAGES = ['/', '/about', '/enterprises', '/contact-us'] as const
+const PAGES = [...PAGE_KEYS, SAMPLE_PROJECT_KEY] as const
 
 /** '/en' + '/' is '/en', not '/en/': the site drops trailing slashes. */
 function localized(prefix: string, page: string): string {
