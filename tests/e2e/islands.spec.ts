@@ -8,6 +8,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
+import { SAMPLE_PROJECT_KEY } from '../support/page-addresses'
 import { expect, gotoAndHydrate, phone, scrollToIsland, test, type Page } from './fixtures'
 
 const LANGUAGES = [
@@ -246,7 +247,7 @@ test.describe('the carousel chunk', () => {
     await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
   })
 
-  for (const path of ['/about', '/enterprises', '/contact-us', '/en/about', '/ru/enterprises', '/ru/contact-us']) {
+  for (const path of ['/about', '/enterprises', '/contact-us', '/en/about', '/ru/enterprises', '/ru/contact-us', `/en${SAMPLE_PROJECT_KEY}`]) {
     test(`stays away from ${path}, which has no carousel`, async ({ page }) => {
       const requested: string[] = []
       page.on('request', (request) => requested.push(new URL(request.url()).pathname))

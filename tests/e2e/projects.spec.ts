@@ -3,7 +3,7 @@
  * language, and on the home page's carousel leads to the project's own page, whose head is the
  * project's.
  */
-import seed from '../../content-service/seed/enterprises.json'
+import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { dictionaries } from '../../src/shared/i18n'
 import { expect, gotoAndHydrate, test } from './fixtures'
 

@@ -12,7 +12,7 @@ import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, startSite } from '../../scripts/local-site.mjs'
+import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { startFakeBackend } from '../soak/fake-backend.mjs'
 import { expect, test } from './engines/engine-fixtures'
 

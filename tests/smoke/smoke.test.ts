@@ -62,10 +62,13 @@ describe('npm run smoke against the local site (no cache in front)', () => {
     const { code, lines, output } = await smoke(site.origin, SECRET)
     expect(lines.filter((text) => text.startsWith('FAIL')), output).toEqual([])
     expect(code, output).toBe(0)
-    for (const page of ['/', '/about', '/en', '/en/contact-us', '/ru/enterprises']) {
+    for (const page of ['/', '/about', '/en', '/en/contact-us', '/ru/enterprises', '/enterprises/1-arabkir-residence', '/ru/enterprises/1-arabkir-residence']) {
       expect(line(lines, `page ${page}:`)).toMatch(/^PASS .*: 200, lang (hy|en|ru), canonical http:\/\/127\.0\.0\.1:\d+\/.*hreflang hy en ru x-default/)
     }
-    expect(lines.filter((text) => /^PASS {2}page \//.test(text))).toHaveLength(12)
+    // The 12 pages of the navbar, and the first project's page (issue 31) in three languages.
+    expect(lines.filter((text) => /^PASS {2}page \//.test(text))).toHaveLength(15)
+    expect(line(lines, 'link preview image of /en/enterprises/1-arabkir-residence')).toMatch(/^PASS .*: 200 image\/jpeg/)
+    expect(line(lines, 'sitemap.xml')).toMatch(/^PASS .*: ?200, 27 pages listed/)
     for (const platform of ['page served by the cache in front', 'image served by the cache in front', 'tag purge drops /en/about']) {
       expect(line(lines, platform)).toMatch(/^SKIP .*no cache in front of the worker here/)
     }

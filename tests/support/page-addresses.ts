@@ -3,7 +3,7 @@
  * '/', '/about', '/enterprises', '/contact-us', '/en', '/en/about', ... '/ru/contact-us', and a
  * project's page in each language (issue 31).
  */
-import seed from '../../content-service/seed/enterprises.json'
+import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { projectPaths } from '../../src/content/projects'
 import { EnterprisesPageSchema } from '../../src/content/schemas'
 import { LANGUAGES, localizePath } from '../../src/shared/languages'

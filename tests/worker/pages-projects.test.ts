@@ -60,7 +60,7 @@ describe('a project page for every project of the bundled content', () => {
       expect(response.status).toBe(200)
       expect(await selectOne(html, 'html')).toMatchObject({ attrs: { lang: lng } })
       expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([item[TITLE_FIELD[lng]]])
-      const description = (item as Record<string, string>)[lng === 'en' ? 'description' : `${lng === 'hy' ? 'arm' : 'ru'}_description`]!
+      const description = (item as unknown as Record<string, string>)[lng === 'en' ? 'description' : `${lng === 'hy' ? 'arm' : 'ru'}_description`]!
       expect((await selectOne(html, '.project__text'))?.text).toContain(description.replace(/<[^>]*>/g, '').slice(0, 30))
       const others = await select(html, '.project-card__title a')
       expect(others.map((link) => link.attrs.href)).toEqual(PROJECT_KEYS.filter((_, other) => other !== index).map((key) => localizePath(key, lng)))

@@ -6,7 +6,7 @@ type ButtonLinkProps = {
   lng: Lng
   label: string
   href: string
-  /** Where the button leads when `href` is empty, e.g. '/enterprise-detail'. */
+  /** Where the button leads when `href` is empty, e.g. a card's project page. */
   fallback?: string
   variant?: 'primary' | 'outline' | 'light'
   /**

@@ -38,7 +38,7 @@ type SmartLinkProps = {
   className?: string
   /** The accessible name, when the visible content is only an image or icon. */
   label?: string
-  /** Used when `href` is empty or unsafe (e.g. '/enterprise-detail'); without it the content renders unlinked. */
+  /** Used when `href` is empty or unsafe (e.g. a card's project page); without it the content renders unlinked. */
   fallback?: string
 }
 

@@ -41,7 +41,7 @@ export const samplePayloads: Record<string, unknown> = {
   // The project of SAMPLE_PROJECT_KEY (tests/support/page-addresses.ts), so every page address renders.
   'get-enterprises-page': {
     banner: { titleBanner: 'Enterprises' },
-    enterprises: [{ id: 3, img: '/images/enterprises/northern-avenue-offices.jpg', title: 'Northern Avenue Business Centre', ru_title: 'Бизнес-центр', arm_title: 'Բիզնես կենտրոն' }],
+    enterprises: [{ id: 3, img: '/default-enterprise.jpg', title: 'Northern Avenue Business Centre', ru_title: 'Бизнес-центр', arm_title: 'Բիզնես կենտրոն' }],
   },
   'contact-us': { phoneNumber: '+374 10 000000', titleContact: 'Get in Touch' },
   'navbar-data': { home: 'Home', ru_home: 'Главная', arm_home: 'Գլխավոր' },
