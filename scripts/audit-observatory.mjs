@@ -39,7 +39,14 @@ const REQUIRED_SCORE = 100
 /** The scanner's own requests time out after seconds; the whole scan gets this long. */
 const SCAN_TIMEOUT_MS = 180_000
 
-const scanner = path.join(path.dirname(createRequire(import.meta.url).resolve('@mdn/mdn-http-observatory/package.json')), 'src', 'scan.js')
+/**
+ * The scanner is no devDependency: its dependency node_extra_ca_certs_mozilla_bundle downloads
+ * Mozilla's CA bundle from outside the npm registry in an install script, which would make the
+ * README's `npm install` fail offline. It is installed here on first use, from the npm registry with
+ * --ignore-scripts, into node_modules/.cache (at this pinned version).
+ */
+const OBSERVATORY = '@mdn/mdn-http-observatory@1.4.8'
+const scanner = installScanner()
 
 process.exitCode = await main()
 
@@ -84,6 +91,19 @@ function makeCertificates(dir) {
   writeFileSync(at('site.ext'), `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:${HOST},IP:127.0.0.1\n`)
   openssl(['x509', '-req', '-in', at('site.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('site.pem'), '-days', '2', '-extfile', at('site.ext')])
   return { caFile: at('ca.pem'), key: readFileSync(at('site.key')), cert: readFileSync(at('site.pem')) }
+}
+
+/** @returns {string} the path of the scanner's src/scan.js, installed into node_modules/.cache on first use. */
+function installScanner() {
+  const prefix = path.join(ROOT, 'node_modules', '.cache', 'mdn-http-observatory')
+  const resolveScanner = () => path.join(path.dirname(createRequire(path.join(prefix, 'index.js')).resolve('@mdn/mdn-http-observatory/package.json')), 'src', 'scan.js')
+  try {
+    return resolveScanner()
+  } catch {
+    console.log(`observatory: installing ${OBSERVATORY} into ${path.relative(ROOT, prefix)} (npm, --ignore-scripts)`)
+    run('npm', ['install', '--prefix', prefix, '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', OBSERVATORY])
+    return resolveScanner()
+  }
 }
 
 /** The scanner's HSTS preload list, which its postinstall would have downloaded; empty when missing. */
