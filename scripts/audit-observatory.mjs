@@ -19,9 +19,11 @@
  *   http://localhost:<port>/ and https://localhost:<port>/ as it checks any site.
  * - The scanner runs as its CLI does (src/scan.js), but with this CA as NODE_EXTRA_CA_CERTS: the
  *   package's bin/ wrapper replaces that variable with Mozilla's bundle, which does not know this CA.
- *   The package's postinstall downloads Chromium's HSTS preload list into its conf/ (it is
- *   installed with --ignore-scripts, and this machine may be offline); when that file is missing, an
- *   empty list is written in its place: localhost is on no preload list, so the verdicts are the same.
+ *   The package's install scripts never run (package.json `allowScripts` denies them, and those of
+ *   its libpq and CA-bundle dependencies, which the scanner does not use: no native build, no
+ *   download at `npm ci`). Its postinstall would have downloaded Chromium's HSTS preload list into
+ *   its conf/; when that file is missing, an empty list is written in its place: localhost is on
+ *   no preload list, so the verdicts are the same.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,25 +1,28 @@
 /**
- * axe-core (the engine of Lighthouse's and most checkers' accessibility audits) on every page of
- * the seeded site, in every language, on a phone (375 px) and a desktop (1280 px): no violation of
- * WCAG 2.x A/AA or of axe's best practices. Image-only links (the enterprise rows' icons) carry
- * the link's purpose as their image's alt, which axe and HTML_CodeSniffer both read.
+ * Two accessibility checkers on every page of the seeded site, in every language, on a phone
+ * (375 px) and a desktop (1280 px): axe-core (the engine of Lighthouse's and most checkers' audits)
+ * finds no violation of WCAG 2.x A/AA or of its best practices, and HTML_CodeSniffer (pa11y's other
+ * runner) no WCAG 2 AA error. Image-only links (the enterprise rows' icons) carry the link's purpose
+ * as their image's alt, which both read.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { desktop, expect, gotoAndHydrate, phone, test } from './fixtures'
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const require = createRequire(import.meta.url)
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+const HTMLCS_SOURCE = readFileSync(require.resolve('html_codesniffer/build/HTMLCS.js'), 'utf8')
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
 
 for (const [screen, use] of [['375 px', phone], ['1280 px', desktop]] as const) {
-  test.describe(`axe at ${screen}`, () => {
+  test.describe(`accessibility checkers at ${screen}`, () => {
     // A page's load and hydration, then axe over the whole document: seconds each on two shared cores.
     test.describe.configure({ timeout: 90_000 })
     test.use(use)
     for (const address of PAGE_ADDRESSES) {
-      test(`${address} has no axe violation at ${screen}`, async ({ page }) => {
+      test(`${address} has no axe violation and no HTML_CodeSniffer error at ${screen}`, async ({ page }) => {
         await gotoAndHydrate(page, address)
         // Evaluated through the driver, not a <script>: the site's CSP allows no inline script.
         await page.evaluate(AXE_SOURCE)
@@ -29,6 +32,18 @@ for (const [screen, use] of [['375 px', phone], ['1280 px', desktop]] as const) 
           return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }))
         })
         expect(violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+
+        await page.evaluate(HTMLCS_SOURCE)
+        const errors = await page.evaluate(
+          () =>
+            new Promise<string[]>((resolve, reject) => {
+              type Message = { type: number; code: string; msg: string; element: Element }
+              const htmlcs = (window as unknown as { HTMLCS: { process: (standard: string, content: Document, done: () => void, failed: () => void) => void; getMessages: () => Message[] } }).HTMLCS
+              const ERROR = 1
+              htmlcs.process('WCAG2AA', document, () => resolve(htmlcs.getMessages().filter((message) => message.type === ERROR).map((message) => `${message.code}: ${message.element.outerHTML.slice(0, 160)}`)), () => reject(new Error('HTML_CodeSniffer failed')))
+            }),
+        )
+        expect(errors).toEqual([])
       })
     }
   })
