@@ -11,7 +11,7 @@ import { ContentError, DroppedAddressError, MalformedItemsError } from './errors
 import { describeProblems, projectsOf } from './projects'
 import { pageMetaPath, PAYLOAD_ENDPOINTS, PAYLOAD_SCHEMAS, payloadKey, payloadTag, type PayloadEndpoint } from './payload-catalogue'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
-import { EnterprisesPageSchema, EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
+import { EnterprisesPayloadSchema, EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
 
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
@@ -177,6 +177,6 @@ export type ContentClient = ReturnType<typeof createContentClient>
 /** Items of a freshly loaded payload that cannot be shown as the site would (the enterprises' project pages). */
 function malformedItems(path: string, payload: unknown): string[] {
   if (path !== 'get-enterprises-page') return []
-  const enterprises = payload as z.output<typeof EnterprisesPageSchema>
+  const enterprises = payload as z.output<typeof EnterprisesPayloadSchema>
   return describeProblems(enterprises, projectsOf(enterprises).problems)
 }

@@ -4,7 +4,7 @@
  * Cache-Tag, so that a changed payload purges exactly those pages.
  */
 import type { z } from 'zod'
-import { AboutPageSchema, ContactDataSchema, EnterprisesPageSchema, HomePageSchema, NavbarSchema, PageMetaSchema } from './schemas'
+import { AboutPayloadSchema, ContactDataSchema, EnterprisesPayloadSchema, HomePayloadSchema, NavbarPayloadSchema, PageMetaSchema } from './schemas'
 
 /** The backend endpoints whose payloads pages read, each cached under its own key(s). */
 export const PAYLOAD_ENDPOINTS = [
@@ -19,11 +19,11 @@ export type PayloadEndpoint = (typeof PAYLOAD_ENDPOINTS)[number]
 
 /** The schema of each endpoint's payload. */
 export const PAYLOAD_SCHEMAS = {
-  'get-home-page': HomePageSchema,
-  'get-about-page': AboutPageSchema,
-  'get-enterprises-page': EnterprisesPageSchema,
+  'get-home-page': HomePayloadSchema,
+  'get-about-page': AboutPayloadSchema,
+  'get-enterprises-page': EnterprisesPayloadSchema,
   'contact-us': ContactDataSchema,
-  'navbar-data': NavbarSchema,
+  'navbar-data': NavbarPayloadSchema,
   'page-meta-data': PageMetaSchema,
 } as const satisfies Record<PayloadEndpoint, z.ZodType>
 

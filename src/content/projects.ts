@@ -12,7 +12,7 @@
  * once per backend load, and reported like dropped addresses (src/content/client.ts). An item
  * without an image still has a page: the banner's bundled fallback applies.
  */
-import type { EnterpriseItem, EnterprisesPage } from './schemas'
+import type { EnterpriseItem, EnterprisesPayload } from './schemas'
 import { pickLocalized } from './localize'
 import { LANGUAGES } from '../shared/languages'
 
@@ -87,10 +87,10 @@ function slugOf(id: string, item: EnterpriseItem): string {
   return readable ? `${id}-${readable}` : id
 }
 
-const memo = new WeakMap<EnterprisesPage, Projects>()
+const memo = new WeakMap<EnterprisesPayload, Projects>()
 
 /** The projects of an enterprises payload (worked out once per payload object in an isolate). */
-export function projectsOf(payload: EnterprisesPage): Projects {
+export function projectsOf(payload: EnterprisesPayload): Projects {
   const known = memo.get(payload)
   if (known) return known
   const list: Project[] = []
@@ -135,12 +135,12 @@ export function findProject(projects: Projects, slug: string): { project: Projec
 }
 
 /** The page paths of every project: the sitemap's and the scheduled refresh's list. */
-export function projectPaths(payload: EnterprisesPage): string[] {
+export function projectPaths(payload: EnterprisesPayload): string[] {
   return projectsOf(payload).list.map(projectPath)
 }
 
 /** A sentence per problem for the report: `enterprises[3]: duplicate id "2" (no page)`. */
-export function describeProblems(payload: EnterprisesPage, problems: readonly ProjectProblem[]): string[] {
+export function describeProblems(payload: EnterprisesPayload, problems: readonly ProjectProblem[]): string[] {
   return problems.map(({ index, problem }) => {
     const id = payload.enterprises[index]?.id
     const named = id === '' || id === undefined ? '' : ` ${JSON.stringify(String(id))}`

@@ -90,7 +90,7 @@ const enterpriseItem = {
 }
 const imageBanner = { img: imageAddress, ...localized('titleBanner'), ...localizedHtml('description') }
 
-export const HomePageSchema = objectOf({
+export const HomePayloadSchema = objectOf({
   banner: listOf(bannerItem),
   ru_banner: listOf(bannerItem),
   arm_banner: listOf(bannerItem),
@@ -105,7 +105,7 @@ export const HomePageSchema = objectOf({
   foundersHome: listOf({ id, img: imageAddress, ...localized('title') }),
 })
 
-export const AboutPageSchema = objectOf({
+export const AboutPayloadSchema = objectOf({
   ...localized('title', 'titleMission', 'subTitleMission'),
   ...localizedHtml('description', 'descriptionMission'),
   titleDescSection: objectOf({ img: imageAddress, ...localizedHtml('description') }),
@@ -116,7 +116,7 @@ export const AboutPageSchema = objectOf({
   thirdBanner: listOf({ id, img: imageAddress, imgLink: linkAddress, ...localized('title') }),
 })
 
-export const EnterprisesPageSchema = objectOf({
+export const EnterprisesPayloadSchema = objectOf({
   banner: objectOf(imageBanner),
   enterprises: listOf(enterpriseItem),
 })
@@ -149,7 +149,7 @@ export const ContactDataSchema = objectOf({
   ),
 })
 
-export const NavbarSchema = objectOf({ ...localized('home', 'about', 'enterprises', 'contactUs') })
+export const NavbarPayloadSchema = objectOf({ ...localized('home', 'about', 'enterprises', 'contactUs') })
 
 export const PageMetaSchema = objectOf({ ...localized('title', 'description', 'keywords'), image: imageAddress })
 
@@ -188,11 +188,11 @@ export const EnvelopeSchema = z.object({
   payload: z.custom<Record<string, unknown>>(isRecord, 'payload must be an object'),
 })
 
-export type HomePage = z.infer<typeof HomePageSchema>
-export type AboutPage = z.infer<typeof AboutPageSchema>
-export type EnterprisesPage = z.infer<typeof EnterprisesPageSchema>
+export type HomePayload = z.infer<typeof HomePayloadSchema>
+export type AboutPayload = z.infer<typeof AboutPayloadSchema>
+export type EnterprisesPayload = z.infer<typeof EnterprisesPayloadSchema>
 export type ContactData = z.infer<typeof ContactDataSchema>
-export type Navbar = z.infer<typeof NavbarSchema>
+export type NavbarPayload = z.infer<typeof NavbarPayloadSchema>
 export type PageMeta = z.infer<typeof PageMetaSchema>
-export type EnterpriseItem = HomePage['enterprisesHome'][number]
-export type BannerItem = HomePage['banner'][number]
+export type EnterpriseItem = HomePayload['enterprisesHome'][number]
+export type BannerItem = HomePayload['banner'][number]

@@ -1,5 +1,5 @@
 /** What every page's layout needs besides the page itself: language, address and shared payloads. */
-import type { ContactData, Navbar, PageMeta } from '../content/schemas'
+import type { ContactData, NavbarPayload, PageMeta } from '../content/schemas'
 import type { Lng } from '../shared/languages'
 
 export type Shell = {
@@ -11,7 +11,7 @@ export type Shell = {
   /** Page meta from the backend; null on error pages, which use the dictionary. */
   meta: PageMeta | null
   /** Navbar labels from the backend; null falls back to the dictionary. */
-  navbar: Navbar | null
+  navbar: NavbarPayload | null
   /** Contact data, for the footer's social links and the organisation's structured data. */
   contact: ContactData | null
   /** Whether search engines may index this response (not for 404s and error views). */

@@ -5,14 +5,14 @@
  */
 import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { projectPaths } from '../../src/content/projects'
-import { EnterprisesPageSchema } from '../../src/content/schemas'
+import { EnterprisesPayloadSchema } from '../../src/content/schemas'
 import { LANGUAGES, localizePath } from '../../src/shared/languages'
 
 /** Each page's path without language prefix. */
 export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us'] as const
 
 /** Every project page of the bundled content, without language prefix: '/enterprises/1-arabkir-residence', ... */
-export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPageSchema.parse(seed))
+export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPayloadSchema.parse(seed))
 
 /**
  * The project whose page stands for all of them in the page lists: every project page is the same

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { localizer, pickLocalized } from '../../src/content/localize'
-import { HomePageSchema, PageMetaSchema } from '../../src/content/schemas'
+import { HomePayloadSchema, PageMetaSchema } from '../../src/content/schemas'
 
 describe('pickLocalized', () => {
   const record = { title: 'Homes', ru_title: 'Дома', arm_title: 'Տներ', en_title: '' }
@@ -25,13 +25,13 @@ describe('pickLocalized', () => {
   })
 
   it('gives an empty string for a missing text and an empty list for a missing list', () => {
-    const home = HomePageSchema.parse({})
+    const home = HomePayloadSchema.parse({})
     expect(pickLocalized(home, 'servicesTitle', 'ru')).toBe('')
     expect(pickLocalized(home, 'banner', 'hy')).toEqual([])
   })
 
   it('picks the language banner list when it has entries, else the plain list', () => {
-    const home = HomePageSchema.parse({
+    const home = HomePayloadSchema.parse({
       banner: [{ title: 'Main' }],
       ru_banner: [{ title: 'Главный' }],
       arm_banner: [],

@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import seed from '../../content-service/seed/about.json'
-import { AboutPageSchema } from '../../src/content/schemas'
+import { AboutPayloadSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { AboutPage } from '../../src/views/pages/about-page'
@@ -38,7 +38,7 @@ const full = {
 }
 
 function render(lng: Lng, payload: unknown = full) {
-  return renderView(AboutPage, { lng, about: AboutPageSchema.parse(payload) })
+  return renderView(AboutPage, { lng, about: AboutPayloadSchema.parse(payload) })
 }
 
 describe('about page view', () => {

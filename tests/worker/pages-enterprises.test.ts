@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import seed from '../../content-service/seed/enterprises.json'
-import { EnterprisesPageSchema } from '../../src/content/schemas'
+import { EnterprisesPayloadSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { EnterprisesPage } from '../../src/views/pages/enterprises-page'
@@ -25,7 +25,7 @@ const full = {
 }
 
 function render(lng: Lng, payload: unknown = full) {
-  return renderView(EnterprisesPage, { lng, page: EnterprisesPageSchema.parse(payload) })
+  return renderView(EnterprisesPage, { lng, page: EnterprisesPayloadSchema.parse(payload) })
 }
 
 describe('enterprises page view', () => {

@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import seed from '../../content-service/seed/home.json'
-import { HomePageSchema } from '../../src/content/schemas'
+import { HomePayloadSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { HomePage } from '../../src/views/pages/home-page'
@@ -48,7 +48,7 @@ const full = {
 }
 
 function render(lng: Lng, payload: unknown = full) {
-  return renderView(HomePage, { lng, home: HomePageSchema.parse(payload) })
+  return renderView(HomePage, { lng, home: HomePayloadSchema.parse(payload) })
 }
 
 describe('home page view', () => {
@@ -121,7 +121,7 @@ describe('home page view', () => {
     ['ru', 'Подробнее', 'Кто мы'],
     ['hy', 'Իմանալ ավելին', 'Ովքեր ենք մենք'],
   ] as const)('says what the about button leads to, after its label, to screen readers and crawlers in %s', async (lng, label, title) => {
-    const html = renderView(HomePage, { lng, home: HomePageSchema.parse(seed) })
+    const html = renderView(HomePage, { lng, home: HomePayloadSchema.parse(seed) })
     const button = await selectOne(html, '.home-about .button')
     expect(button?.text).toBe(`${label}: ${title}`)
     expect((await selectOne(html, '.home-about .button .visually-hidden'))?.text).toBe(`: ${title}`)

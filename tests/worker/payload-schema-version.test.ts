@@ -12,11 +12,11 @@ import home from '../../content-service/seed/home.json'
 import navbar from '../../content-service/seed/navbar.json'
 import pageMeta from '../../content-service/seed/page-meta.json'
 import {
-  AboutPageSchema,
+  AboutPayloadSchema,
   ContactDataSchema,
-  EnterprisesPageSchema,
-  HomePageSchema,
-  NavbarSchema,
+  EnterprisesPayloadSchema,
+  HomePayloadSchema,
+  NavbarPayloadSchema,
   PageMetaSchema,
   PAYLOAD_SCHEMA_VERSION,
 } from '../../src/content/schemas'
@@ -60,11 +60,11 @@ async function sha256(text: string): Promise<string> {
 describe('payload schema version', () => {
   it('changes whenever what the schemas make of a payload changes', async () => {
     const cases: [{ parse: (value: unknown) => unknown }, unknown][] = [
-      [HomePageSchema, home],
-      [AboutPageSchema, about],
-      [EnterprisesPageSchema, enterprises],
+      [HomePayloadSchema, home],
+      [AboutPayloadSchema, about],
+      [EnterprisesPayloadSchema, enterprises],
       [ContactDataSchema, contact],
-      [NavbarSchema, navbar],
+      [NavbarPayloadSchema, navbar],
       [PageMetaSchema, Object.values(pageMeta)[0]],
     ]
     const outputs = cases.flatMap(([schema, payload]) => [...VALUES.map((value) => schema.parse(replaceLeaves(payload, value))), schema.parse({})])

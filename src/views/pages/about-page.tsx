@@ -4,7 +4,7 @@
  * and partner logos.
  */
 import { localizer } from '../../content/localize'
-import type { AboutPage as AboutPayload } from '../../content/schemas'
+import type { AboutPayload } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { FALLBACK, Image } from '../components/image'

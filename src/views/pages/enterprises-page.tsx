@@ -4,7 +4,7 @@
  */
 import { localizer } from '../../content/localize'
 import { projectsOf, type Projects } from '../../content/projects'
-import type { EnterprisesPage as EnterprisesPayload } from '../../content/schemas'
+import type { EnterprisesPayload } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { EnterpriseRow, projectLinks, visibleEnterprises } from '../components/enterprise-row'

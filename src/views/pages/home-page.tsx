@@ -1,7 +1,7 @@
 /** Home, in order: hero banner, about block, services, enterprises, founders (spec section 2). */
 import { localizer } from '../../content/localize'
 import type { Projects } from '../../content/projects'
-import type { HomePage as HomePayload } from '../../content/schemas'
+import type { HomePayload } from '../../content/schemas'
 import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'

@@ -1,12 +1,12 @@
 /** About's mission and vision: title, subtitle, description and the mission cards. */
 import type { Pick } from '../../content/localize'
-import type { AboutPage } from '../../content/schemas'
+import type { AboutPayload } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { Image } from '../components/image'
 import { hasText, RichText } from '../components/rich-text'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
-type AboutMissionProps = { lng: Lng; pick: Pick; about: AboutPage }
+type AboutMissionProps = { lng: Lng; pick: Pick; about: AboutPayload }
 
 export function AboutMission({ lng, pick, about }: AboutMissionProps) {
   const title = pick(about, 'titleMission')

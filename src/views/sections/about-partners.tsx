@@ -1,6 +1,6 @@
 /** About's third section: a background photo behind the description, and partner logos that link out. */
 import type { Pick } from '../../content/localize'
-import type { AboutPage } from '../../content/schemas'
+import type { AboutPayload } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { Image, imageSrc } from '../components/image'
@@ -8,7 +8,7 @@ import { hasText, RichText } from '../components/rich-text'
 import { SmartLink } from '../components/smart-link'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
-type AboutPartnersProps = { lng: Lng; pick: Pick; about: AboutPage; t: Translate }
+type AboutPartnersProps = { lng: Lng; pick: Pick; about: AboutPayload; t: Translate }
 
 export function AboutPartners({ lng, pick, about, t }: AboutPartnersProps) {
   const description = pick(about.thirdImage, 'description')

@@ -1,13 +1,13 @@
 /** Home's about block: image beside title, description and an optional button. */
 import type { Pick } from '../../content/localize'
-import type { HomePage } from '../../content/schemas'
+import type { HomePayload } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
 import { FALLBACK, Image } from '../components/image'
 import { hasText, RichText } from '../components/rich-text'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
-type HomeAboutProps = { lng: Lng; pick: Pick; about: HomePage['aboutHome'] }
+type HomeAboutProps = { lng: Lng; pick: Pick; about: HomePayload['aboutHome'] }
 
 export function HomeAbout({ lng, pick, about }: HomeAboutProps) {
   const title = pick(about, 'title')

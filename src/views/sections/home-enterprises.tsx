@@ -4,7 +4,7 @@
  */
 import type { Pick } from '../../content/localize'
 import { projectWithIdOf, PROJECTS_PATH, type Projects } from '../../content/projects'
-import type { EnterpriseItem, HomePage } from '../../content/schemas'
+import type { EnterpriseItem, HomePayload } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
@@ -15,7 +15,7 @@ import { SectionHeading } from '../components/section-heading'
 /** More items than this become a carousel (spec section 2). */
 export const MAX_ROWS = 3
 
-type HomeEnterprisesProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate; projects: Projects | null }
+type HomeEnterprisesProps = { lng: Lng; pick: Pick; home: HomePayload; t: Translate; projects: Projects | null }
 
 export function HomeEnterprises({ lng, pick, home, t, projects }: HomeEnterprisesProps) {
   const items = visibleEnterprises(home.enterprisesHome, pick)

@@ -1,6 +1,6 @@
 /** Home's founders: a title, round photos with names, and an optional button. Hidden when empty. */
 import type { Pick } from '../../content/localize'
-import type { HomePage } from '../../content/schemas'
+import type { HomePayload } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
@@ -8,7 +8,7 @@ import { Image, imageSrc } from '../components/image'
 import { SectionHeading } from '../components/section-heading'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
-type HomeFoundersProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate }
+type HomeFoundersProps = { lng: Lng; pick: Pick; home: HomePayload; t: Translate }
 
 export function HomeFounders({ lng, pick, home, t }: HomeFoundersProps) {
   if (home.foundersHome.length === 0) return null

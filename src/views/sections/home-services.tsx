@@ -1,6 +1,6 @@
 /** Home's services grid: icon, title linking to the services target, description. Hidden when empty. */
 import type { Pick } from '../../content/localize'
-import type { HomePage } from '../../content/schemas'
+import type { HomePayload } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { FALLBACK, Image } from '../components/image'
@@ -12,7 +12,7 @@ import { wholeWordsStyle } from '../../shared/longest-word'
 /** Where every service title leads (spec section 2). */
 export const SERVICES_LINK = '/services'
 
-type HomeServicesProps = { lng: Lng; pick: Pick; home: HomePage; t: Translate }
+type HomeServicesProps = { lng: Lng; pick: Pick; home: HomePayload; t: Translate }
 
 export function HomeServices({ lng, pick, home, t }: HomeServicesProps) {
   if (home.servicesHome.length === 0) return null
