@@ -26,7 +26,7 @@
  * and 15000×15000 pixels: decompression bombs, and a small image in each raster format:
  * tests/setup/format-samples.mjs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
  * lossless, extended), AVIF, progressive JPEG and JPEG with EXIF and ICC segments, and a bomb of
- * each (tests/setup/header-fixtures.mjs). Types: tests/setup/env.d.ts.
+ * each (tests/setup/header-fixtures.mjs, kept under .wrangler/test/). Types: tests/setup/env.d.ts.
  *
  * The site worker imports src/generated/client-manifest.ts, written by the [build] step
  * (scripts/build-client.mjs), which the plugin does not run: when the manifest is missing, this

@@ -4,8 +4,16 @@
  * each: the same file with its header rewritten to claim far more pixels than the route takes,
  * where each format keeps its size (a few bytes; the pixel data stays small). The tests check every
  * file's size against `image-size`, an independent reader, so a bomb claims what it says it claims.
+ * Made once per machine (about 2 s) and kept under .wrangler/test/, as the camera photos are.
  */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
+
+/** Bump when the fixtures change, so old files are not reused (sharp's version is part of the name too). */
+const VERSION = 'v1'
+const CACHE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.wrangler/test')
 
 const WIDTH = 333
 const HEIGHT = 222
@@ -24,8 +32,19 @@ function picture(alpha = false) {
   return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels } })
 }
 
-/** The fixtures: name -> [bytes, a bomb made from them]. */
+/** The fixtures as base64: `files` by name, a bomb of each under the same name in `bombs`, and the files' pixel size. */
 export async function headerFixtures() {
+  const file = path.join(CACHE_DIR, `header-fixtures-${VERSION}-sharp-${sharp.versions.sharp}.json`)
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'))
+  const fixtures = await makeFixtures()
+  mkdirSync(CACHE_DIR, { recursive: true })
+  const partial = `${file}.${process.pid}.partial`
+  writeFileSync(partial, JSON.stringify(fixtures))
+  renameSync(partial, file)
+  return fixtures
+}
+
+async function makeFixtures() {
   const files = {
     gif: await picture().gif().toBuffer(),
     webpLossy: await picture().webp({ quality: 70 }).toBuffer(),
