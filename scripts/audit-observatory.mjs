@@ -19,10 +19,9 @@
  *   http://localhost:<port>/ and https://localhost:<port>/ as it checks any site.
  * - The scanner runs as its CLI does (src/scan.js), but with this CA as NODE_EXTRA_CA_CERTS: the
  *   package's bin/ wrapper replaces that variable with Mozilla's bundle, which does not know this CA.
- *   The package's install scripts never run (package.json `allowScripts` denies them, and those of
- *   its libpq and CA-bundle dependencies, which the scanner does not use: no native build, no
- *   download at `npm ci`). Its postinstall would have downloaded Chromium's HSTS preload list into
- *   its conf/; when that file is missing, an empty list is written in its place: localhost is on
+ *   The package is installed on first use with --ignore-scripts (installScanner below), so its
+ *   postinstall never downloads Chromium's HSTS preload list into its conf/; an empty list is
+ *   written in its place: localhost is on
  *   no preload list, so the verdicts are the same.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
