@@ -21,8 +21,7 @@
  *   package's bin/ wrapper replaces that variable with Mozilla's bundle, which does not know this CA.
  *   The package is installed on first use with --ignore-scripts (installScanner below), so its
  *   postinstall never downloads Chromium's HSTS preload list into its conf/; an empty list is
- *   written in its place: localhost is on
- *   no preload list, so the verdicts are the same.
+ *   written in its place: localhost is on no preload list, so the verdicts are the same.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
