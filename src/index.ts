@@ -12,6 +12,7 @@ import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
+import { benchFloor } from './routes/bench-floor'
 import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
@@ -30,6 +31,8 @@ app.use('*', securityHeaders())
 app.use('*', speculationRules({ pages: PAGE_PATHS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
 app.route('/', images)
+// The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
+app.route('/', benchFloor)
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
 app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, pages: PAGE_PATHS }))
