@@ -37,14 +37,14 @@ const FONTS = [
   { pkg: '@fontsource-variable/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
 ]
 const WEIGHTS = [400, 600, 700]
-/** The weights' style names in the fonts' own full and PostScript names ('Noto Sans SemiBold', 'NotoSans-SemiBold'). */
-const STYLE_NAMES = { 400: 'Regular', 600: 'SemiBold', 700: 'Bold' }
 
 /**
  * One @font-face per family, subset and weight, the weights of a subset all naming its one variable
- * file (fetched once; the browser sets the weight axis from the face's font-weight). A device that
- * has the face installed (Android and macOS ship Noto Sans Armenian, for one) uses its own copy:
- * `local()`, which names one static weight, comes before the download.
+ * file (fetched once; the browser sets the weight axis from the face's font-weight). No `local()`
+ * before the download: each local() name is a synchronous font lookup in the middle of the first
+ * layout (on Linux and ChromeOS a round trip to the browser process), paid on every device that
+ * does not have the face, which is nearly every one; a device that has it (Android, for Armenian)
+ * downloads one small file instead (docs/decisions/0040-first-frame-fonts.md).
  */
 function fontFaceRules() {
   return FONTS.flatMap(({ pkg, family, subsets }) => {
@@ -52,9 +52,7 @@ function fontFaceRules() {
     return subsets.flatMap((subset) =>
       WEIGHTS.map((weight) => {
         const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-wght-normal.woff2`
-        const style = STYLE_NAMES[weight]
-        const local = `local('${family} ${style}'),local('${family.replaceAll(' ', '')}-${style}')`
-        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:${local},url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
+        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
       }),
     )
   }).join('\n')
