@@ -22,7 +22,7 @@
  * project adds TEST_CONTENT_DB. TEST_CONTENT_MISSING_IMAGES lists seed images absent from public/
  * (checked in Node, asserted empty by a test). The site project adds TEST_IMAGES: image bytes the
  * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
- * 4000×3000 camera photo from scripts/camera-uploads/, and PNGs whose headers claim 60000×60000
+ * 4000×3000 camera photo from scripts/lib/camera-uploads/, and PNGs whose headers claim 60000×60000
  * and 15000×15000 pixels: decompression bombs). Types: tests/setup/env.d.ts.
  *
  * The site worker imports src/generated/client-manifest.ts, written by the [build] step
@@ -38,7 +38,7 @@ import { build } from 'esbuild'
 import { unstable_readConfig } from 'wrangler'
 import { defineConfig } from 'vitest/config'
 import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
-import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
+import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))

@@ -1,6 +1,6 @@
 /**
  * `npm run profile:render`: where a page request spends its CPU, read from the Workers runtime
- * itself. Starts the site as the bench does (production React build, scripts/local-site.mjs),
+ * itself. Starts the site as the bench does (production React build, scripts/lib/local-site.mjs),
  * connects to the site worker's V8 inspector through wrangler, samples the worker's CPU while it
  * answers PROFILE_PATH (default /en) PROFILE_REQUESTS times (default 300) one after another,
  * rendered from cached payloads (PROFILE_BYPASS=page, the default), from the backend (=all) or
@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { processesOf, ROOT, startSite } from './local-site.mjs'
+import { processesOf, ROOT, startSite } from './lib/local-site.mjs'
 
 const PAGE = process.env.PROFILE_PATH || '/en'
 const REQUESTS = Number(process.env.PROFILE_REQUESTS) || 300
@@ -86,7 +86,7 @@ function shortUrl(url) {
 
 /**
  * wrangler's inspector for the site worker: `--inspector-port` on wrangler's command line
- * (scripts/local-site.mjs sets it). workerd's own inspector behind it takes one session, wrangler's.
+ * (scripts/lib/local-site.mjs sets it). workerd's own inspector behind it takes one session, wrangler's.
  */
 async function findInspector(processGroup) {
   for (const { pid } of processesOf(processGroup)) {

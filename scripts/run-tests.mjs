@@ -126,7 +126,7 @@ async function runStage(stage) {
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
-  // SIGINT first, as Ctrl-C would: Playwright and scripts/local-site.mjs then stop the servers
+  // SIGINT first, as Ctrl-C would: Playwright and scripts/lib/local-site.mjs then stop the servers
   // they started in process groups of their own, which a SIGKILL of the stage's group (or a
   // SIGTERM, on which Playwright exits at once) would leave running.
   const timer = setTimeout(() => {

@@ -29,7 +29,7 @@ export const app = new Hono<AppEnv>()
 app.use('*', securityHeaders())
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS }))
-// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0003-image-pipeline.md).
+// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0015-image-route.md).
 app.route('/', images)
 // The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
 app.route('/', benchFloor)

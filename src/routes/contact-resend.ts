@@ -2,7 +2,7 @@
  * POST /api/contact/resend: an operator puts dead letters (src/contact/dead-letters.ts) back on
  * the contact queue, after fixing whatever kept the backend from taking them. Signed like the
  * publish hook (publish-signature.ts, PUBLISH_SECRET) and rate limited with it;
- * `npm run contact:resend` (scripts/resend-contact.mjs) signs and sends it.
+ * `npm run contact:resend` (scripts/ops/resend-contact.mjs) signs and sends it.
  *
  *   body: {} (every dead letter) or {"ids": ["<id>", ...]}
  *   200 {resent, failed, missing}: ids (failed: the queue refused them, they stay kept; missing: no

@@ -8,11 +8,11 @@
  *
  * Playwright launches Chromium with --disable-back-forward-cache; this spec drops that flag. The
  * Chromium must have the cache at all: the @sparticuz/chromium build disables it for its embedder
- * (`BackForwardCacheDisabledForDelegate`), Debian's `chromium` has it (scripts/chromium-path.mjs
+ * (`BackForwardCacheDisabledForDelegate`), Debian's `chromium` has it (scripts/lib/chromium-path.mjs
  * prefers it; .ci/run installs it), and the first test says which when it is missing.
  */
 import type { CDPSession, Page } from '@playwright/test'
-import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 

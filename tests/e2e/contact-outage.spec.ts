@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { ROOT, startSite } from '../../scripts/local-site.mjs'
+import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { en } from '../../src/shared/i18n/en'
 import { expect, gotoAndHydrate, test, type Page } from './fixtures'
 

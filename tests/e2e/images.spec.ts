@@ -1,16 +1,16 @@
 /**
  * No broken image, as a visitor scrolls each page to the bottom in Chromium: at 375 px (DPR 2, a
  * phone) and at 1280 px, with the bundled content (the config's server) and with camera uploads
- * (4000×3000 JPEGs of 2–6 MB on a CMS origin of their own: scripts/camera-uploads/, and a second
+ * (4000×3000 JPEGs of 2–6 MB on a CMS origin of their own: scripts/lib/camera-uploads/, and a second
  * `wrangler dev` whose API_HOST is that origin, started here). Every image the visitor has in view
- * must load (naturalWidth > 0) through the image route. scripts/image-audit.mjs does the
+ * must load (naturalWidth > 0) through the image route. scripts/lib/image-audit.mjs does the
  * scrolling, as it does for `npm run bench`. With camera uploads, photos that never arrive still
  * show the placeholder computed from them at the edge.
  */
 import path from 'node:path'
-import { startCameraBackend } from '../../scripts/camera-uploads/server.mjs'
-import { scrollThroughImages } from '../../scripts/image-audit.mjs'
-import { ROOT, serverLogFile, startSite } from '../../scripts/local-site.mjs'
+import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
+import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
+import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test, type Page } from './fixtures'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 

@@ -1,5 +1,5 @@
 /**
- * Browser tests: Playwright driving a Chromium that needs no download (scripts/chromium-path.mjs)
+ * Browser tests: Playwright driving a Chromium that needs no download (scripts/lib/chromium-path.mjs)
  * against the real local Workers runtime (`npm run e2e:server`: both workers under `wrangler dev`).
  *
  * - E2E_BASE_URL=http://host:port runs against a server that is already up and starts none.
@@ -21,7 +21,7 @@
  */
 import { createServer } from 'node:net'
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../../scripts/chromium-path.mjs'
+import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../../scripts/lib/chromium-path.mjs'
 
 async function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

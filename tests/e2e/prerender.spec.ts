@@ -11,7 +11,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
-import { CHROMIUM_ARGS } from '../../scripts/chromium-path.mjs'
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { expect, test } from './fixtures'
 
 type Seen = { method: string; path: string; purpose: string; body: string }

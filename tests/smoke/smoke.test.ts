@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * scripts/smoke.mjs, the post-deploy check, run as an operator runs it against a local `wrangler
+ * scripts/ops/smoke.mjs, the post-deploy check, run as an operator runs it against a local `wrangler
  * dev` of the site (its backend the soak's fake one, tests/soak/fake-backend.mjs): on its own, where
  * the checks of the cache in front must say SKIP, and behind a stand-in for Workers Cache
  * (fake-front-cache.mjs) that is honest, or breaks one thing a deploy or the platform could.
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, serverLogFile, startSite } from '../../scripts/local-site.mjs'
+import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { startFakeBackend } from '../soak/fake-backend.mjs'
 import { startFakeFrontCache, type Mode } from './fake-front-cache.mjs'
 
@@ -35,7 +35,7 @@ afterAll(async () => {
 /** Runs `npm run smoke -- <origin>` as a child process: its exit code and its lines. */
 function smoke(origin: string, secret?: string): Promise<{ code: number | null; lines: string[]; output: string }> {
   const env = { ...process.env, PUBLISH_SECRET: secret ?? '' }
-  const child = spawn(process.execPath, ['scripts/smoke.mjs', origin], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['scripts/ops/smoke.mjs', origin], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /**
  * The smoke's own tests (`npm run test:smoke`), in Node: they start a local `wrangler dev` and run
- * scripts/smoke.mjs against it, so they are a stage of `npm test` of their own rather than part of
+ * scripts/ops/smoke.mjs against it, so they are a stage of `npm test` of their own rather than part of
  * the worker tests (vitest.config.ts).
  */
 import path from 'node:path'

@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { serverLogFile, startSite } from '../../scripts/local-site.mjs'
+import { serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { startFakeBackend } from './fake-backend.mjs'
 
 const TTL_SECONDS = 2

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function checkDeploy(fixture: string) {
-  const result = spawnSync(process.execPath, ['scripts/check-deploy.mjs', `tests/tooling/fixtures/${fixture}`], {
+  const result = spawnSync(process.execPath, ['scripts/ops/check-deploy.mjs', `tests/tooling/fixtures/${fixture}`], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * `npm run contact:resend` as an operator runs it (scripts/resend-contact.mjs): it signs its call
+ * `npm run contact:resend` as an operator runs it (scripts/ops/resend-contact.mjs): it signs its call
  * as the site's resend route checks it (the publish hook's scheme, verified here by the worker's
  * own verifyPublishCall), names the ids given or none, and says how it went.
  */
@@ -44,7 +44,7 @@ async function fakeSite(report: unknown) {
 
 function resend(args: string[], secret: string | undefined) {
   return new Promise<{ status: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['scripts/resend-contact.mjs', ...args], { cwd: ROOT, env: { ...process.env, PUBLISH_SECRET: secret ?? '' } })
+    const child = spawn(process.execPath, ['scripts/ops/resend-contact.mjs', ...args], { cwd: ROOT, env: { ...process.env, PUBLISH_SECRET: secret ?? '' } })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * scripts/rollout.mjs, the gradual-deploy step of .github/workflows/deploy.yml, against a
+ * scripts/ops/rollout.mjs, the gradual-deploy step of .github/workflows/deploy.yml, against a
  * stand-in for wrangler (fixtures/fake-wrangler.mjs): which versions it deploys, at what shares.
  */
 import { spawnSync } from 'node:child_process'
@@ -17,7 +17,7 @@ const VERSIONS = JSON.stringify([
 ])
 
 function rollout(args: string[], serving?: { version_id: string; percentage: number }[], githubOutput = '') {
-  const result = spawnSync(process.execPath, ['scripts/rollout.mjs', '--env', 'production', ...args], {
+  const result = spawnSync(process.execPath, ['scripts/ops/rollout.mjs', '--env', 'production', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: {
@@ -33,7 +33,7 @@ function rollout(args: string[], serving?: { version_id: string; percentage: num
   return { status: result.status, deployed, output: `${result.stdout}${result.stderr}` }
 }
 
-describe('scripts/rollout.mjs', () => {
+describe('scripts/ops/rollout.mjs', () => {
   it('gives the tagged version its share and leaves the rest on the version serving now', () => {
     const { status, deployed } = rollout(['--tag', 'v1.1.0', '--percentage', '10'], [{ version_id: 'v1-id', percentage: 100 }])
     expect(deployed).toBe('DEPLOYED versions deploy v2-id@10% v1-id@90% --yes --message v1.1.0 at 10% --env=production')

@@ -79,7 +79,7 @@ export type SeenImage = { src: string; className: string; naturalWidth: number; 
  * Scrolls the page to the bottom a screen at a time, as a visitor reading it would, waiting at each
  * step (up to `stepTimeoutMs`) for the images in view to finish; then back to the top. Returns the
  * images that were in view at some step (not a carousel's slides clipped off to the side, nor
- * hidden ones), with what they loaded. Same rules as scripts/image-audit.mjs, in the page itself.
+ * hidden ones), with what they loaded. Same rules as scripts/lib/image-audit.mjs, in the page itself.
  */
 export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenImage[]> {
   const seen = new Set<HTMLImageElement>()

@@ -1,7 +1,7 @@
 /**
  * What a visitor's browser fetches and shows of a page's images, measured in the page itself while
  * scrolling it to the bottom as a visitor would: shared by tests/e2e/images.spec.ts (nothing
- * broken) and scripts/bench.mjs (image bytes, oversize ratio), so both measure the same thing.
+ * broken) and scripts/bench/images.mjs (image bytes, oversize ratio), so both measure the same thing.
  *
  * At each step it waits for what the visitor sees: every image in the viewport finished (loaded
  * or failed). Images never in the viewport (carousel slides off to the side) are not judged.

@@ -5,7 +5,7 @@
  * 3. the binary bundled in the `@sparticuz/chromium` npm package (the CI path), extracted once into
  *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use.
  *
- * `node scripts/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
+ * `node scripts/lib/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
  * only the path of the @sparticuz/chromium binary, whatever else is installed.
  */
 import { execFileSync } from 'node:child_process'
@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = [
 ]
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium'
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** @returns {Promise<string>} the absolute path of a Chromium executable that starts. */
 export async function chromiumPath() {
@@ -97,7 +97,7 @@ async function bundledChromium() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--bundled')) {
-    // Only the path, for CHROME_PATH=$(node scripts/chromium-path.mjs --bundled) npm run test:e2e.
+    // Only the path, for CHROME_PATH=$(node scripts/lib/chromium-path.mjs --bundled) npm run test:e2e.
     console.log(await bundledChromium())
   } else {
     const executable = await chromiumPath()

@@ -2,7 +2,7 @@
 /**
  * Gradual rollout of an uploaded site version (.github/workflows/deploy.yml, or by hand):
  *
- *   node scripts/rollout.mjs --env production --tag v1.4.0 --percentage 10
+ *   node scripts/ops/rollout.mjs --env production --tag v1.4.0 --percentage 10
  *
  * finds the version uploaded with that tag (`wrangler versions upload --tag`) and deploys it to
  * that share of traffic, the rest staying on the version serving now (the one with the most
@@ -16,7 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The wrangler CLI; tests/tooling/rollout.test.ts points ROLLOUT_WRANGLER at a stand-in for the API. */
 const WRANGLER = process.env.ROLLOUT_WRANGLER ?? path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 

@@ -1,7 +1,6 @@
 /**
- * The image route's fences, measured (issue 19, docs/decisions/0003-image-pipeline.md): part of
- * `npm run bench` (its last image step), or alone with `node scripts/bench-image-abuse.mjs` or
- * `BENCH_ONLY=image-abuse npm run bench`.
+ * Step `image-abuse` (`npm run bench:image-abuse`): the image route's fences, measured (issue 19,
+ * docs/decisions/0016-signed-image-addresses.md and 0017).
  *
  * A site under `wrangler dev` (production build) whose API_HOST is a loopback origin started here:
  * it answers every payload call with an empty payload (pages render with their fallbacks) and
@@ -23,10 +22,9 @@ import { createHmac, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
-import { processesOf, ROOT, startSite } from './local-site.mjs'
-import { cameraPhoto } from './camera-uploads/photos.mjs'
+import { cameraPhoto } from '../lib/camera-uploads/photos.mjs'
+import { processesOf, ROOT, startSite } from '../lib/local-site.mjs'
 
 const CONCURRENT_MISSES = 20
 const BIG_SIDE = 2830 // 2830 × 2830 × 3 bytes of noise: a 24 MB PNG
@@ -163,8 +161,15 @@ async function memoryFigures(site, origin, secret) {
 }
 
 /** The step: its own origin and site, both stopped at the end. */
-export async function measureImageAbuse() {
-  console.log(`\nImage route fences: ${RESPELLINGS} respellings of one address, then ${CONCURRENT_MISSES} concurrent misses of 24 MB originals`)
+export const step = {
+  name: 'image-abuse',
+  title: "The image route's fences",
+  usesSite: false,
+  run: ({ report }) => measureImageAbuse(report),
+}
+
+async function measureImageAbuse(report) {
+  report.text(`\nImage route fences: ${RESPELLINGS} respellings of one address, then ${CONCURRENT_MISSES} concurrent misses of 24 MB originals`)
   const origin = await startOrigin()
   const secret = randomBytes(16).toString('hex')
   const site = await startSite({
@@ -174,22 +179,17 @@ export async function measureImageAbuse() {
     logFile: path.join(ROOT, '.wrangler/bench/wrangler-abuse.log'),
   })
   try {
-    console.table([
+    report.table([
       await respellingFigures(site, origin, secret, 'CMS photo (3 MB JPEG)', `${origin.origin}/uploads/photo.jpg`),
       await respellingFigures(site, origin, secret, 'bundled image', '/images/banners/home-hero-1.jpg'),
     ])
-    console.log('downloads: counted by the origin; transforms: answers marked X-Image-Cache: miss (target: 0 beyond the first)')
+    report.text('downloads: counted by the origin; transforms: answers marked X-Image-Cache: miss (target: 0 beyond the first)')
     const memory = await memoryFigures(site, origin, secret)
-    console.table([memory])
-    console.log(`workerd resident memory under ${CONCURRENT_MISSES} concurrent misses of 24 MB originals: +${memory['MB added']} MB (target: under 128 MB)`)
+    report.table([memory])
+    report.text(`workerd resident memory under ${CONCURRENT_MISSES} concurrent misses of 24 MB originals: +${memory['MB added']} MB (target: under 128 MB)`)
     return memory
   } finally {
     await site.stop()
     await origin.close()
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await measureImageAbuse()
-  process.exit(0)
 }

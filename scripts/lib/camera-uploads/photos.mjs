@@ -5,7 +5,7 @@
  * 4000×3000 JPEG 2–6 MB, as a real photo is. Each photo is deterministic (seeded by its name) and
  * kept under .wrangler/camera-uploads/, so a machine generates it once.
  *
- *   import { cameraPhoto } from './scripts/camera-uploads/photos.mjs'
+ *   import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
  *   const jpeg = await cameraPhoto('home-hero-1', { width: 4000, height: 3000 })  // Buffer
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
@@ -13,7 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 /** Where generated photos are kept between runs (ignored by git with the rest of .wrangler/). */
 export const PHOTO_DIR = path.join(ROOT, '.wrangler/camera-uploads')
 /** Bump when the generator changes, so old files are not reused. */

@@ -25,7 +25,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 /** The configurations to check: both workers', or those named on the command line (tests). */
 const CONFIGS = process.argv.length > 2 ? process.argv.slice(2) : ['wrangler.toml', 'content-service/wrangler.toml']

@@ -12,7 +12,7 @@
  * (`npm run camera-backend -- --port 9000` picks another port.)
  *
  * From tests and the bench:
- *   import { startCameraBackend } from '../scripts/camera-uploads/server.mjs'
+ *   import { startCameraBackend } from '../scripts/lib/camera-uploads/server.mjs'
  *   const backend = await startCameraBackend({ port: 0 })   // 0: any free port
  *   backend.origin   // 'http://127.0.0.1:<port>': pass as API_HOST
  *   backend.photos   // Map '/uploads/<name>' -> { file, bytes, width, height }
@@ -24,7 +24,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
+import { readSeed } from '../../../content-service/scripts/seed-sql.mjs'
 import { cameraPhotoPath } from './photos.mjs'
 
 /** Payload fields that hold an image address (shared/spec/payload-fields.md). */
@@ -141,7 +141,7 @@ function json(response, status, body) {
   response.end(text)
 }
 
-// CLI: node scripts/camera-uploads/server.mjs [--port 8790]
+// CLI: node scripts/lib/camera-uploads/server.mjs [--port 8790]
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const flag = process.argv.indexOf('--port')
   const port = flag > 0 ? Number(process.argv[flag + 1]) : 8790

@@ -1,6 +1,6 @@
 /**
  * Starts the site as `npm start` does (both workers under `wrangler dev`), but on a free loopback
- * port of its own and with extra vars, for scripts that measure or load it: scripts/bench.mjs and
+ * port of its own and with extra vars, for scripts that measure or load it: the bench (scripts/bench/) and
  * tests/soak/soak.mjs. The caller stops it; an exiting caller stops it too.
  */
 import { spawn } from 'node:child_process'
@@ -9,7 +9,7 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
 /**

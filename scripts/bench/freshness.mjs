@@ -1,5 +1,5 @@
 /**
- * `npm run simulate` (and the end of `npm run bench`): the freshness contract across Cloudflare's
+ * Step `freshness` (`npm run bench:freshness`, the end of `npm run bench`): the freshness contract across Cloudflare's
  * network, on a simulated clock, with the real payload cache and refresh code
  * (src/content/cache.ts, src/content/refresh.ts, src/content/client.ts, bundled by esbuild).
  *
@@ -24,7 +24,7 @@
  */
 import path from 'node:path'
 import { build } from 'esbuild'
-import { ROOT } from './local-site.mjs'
+import { ROOT } from '../lib/local-site.mjs'
 
 const HOURS = Number(process.env.SIMULATE_HOURS) || 3
 const PROPAGATION_S = 60
@@ -39,16 +39,25 @@ const SCENARIOS = [
   { name: 'busy day, CMS calls the publish hook', dcs: 300, rps: 1000, ttl: 300, pageTtl: 60, hook: true },
 ]
 
-const code = await bundleRealCode()
+/** The real code, bundled once (bundleRealCode). */
+let code
 
-export async function simulateNetwork({ log = console.log } = {}) {
+export const step = {
+  name: 'freshness',
+  title: 'Freshness across the network, simulated',
+  usesSite: false,
+  run: ({ report }) => simulateNetwork(report),
+}
+
+async function simulateNetwork(report) {
+  code ??= await bundleRealCode()
   const rows = []
   for (const scenario of SCENARIOS) {
     if (process.env.SIMULATE_ONLY && !scenario.name.includes(process.env.SIMULATE_ONLY)) continue
     rows.push(await simulate(scenario))
   }
-  log(`Freshness across the network: ${HOURS} simulated hours each, KV propagation 0-${PROPAGATION_S} s, an edit per payload every ~${EDIT_EVERY_S / 60} min`)
-  console.table(rows)
+  report.text(`\nFreshness across the network: ${HOURS} simulated hours each, KV propagation 0-${PROPAGATION_S} s, an edit per payload every ~${EDIT_EVERY_S / 60} min`)
+  report.table(rows)
   return rows
 }
 
@@ -337,5 +346,3 @@ function seeded(seed) {
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296
   }
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) await simulateNetwork()

@@ -1,5 +1,5 @@
 /**
- * The bench's navigation figures (scripts/bench.mjs, step 6; issue 20): how soon the next page
+ * Step `navigations` (`npm run bench:navigations`; issue 20): how soon the next page
  * paints after a click, in Chromium with 4x CPU slowdown, driven by puppeteer-core (Playwright's
  * connection blocks prerendering).
  *
@@ -26,14 +26,26 @@
  */
 import http from 'node:http'
 import puppeteer from 'puppeteer-core'
-import { startHeaderDroppingProxy } from './header-dropping-proxy.mjs'
-import { CHROMIUM_ARGS, chromiumPath } from './chromium-path.mjs'
+import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../lib/chromium-path.mjs'
+import { startHeaderDroppingProxy } from '../lib/header-dropping-proxy.mjs'
 
 export const NAVIGATION_TARGET_MS = 50
-const PAGES = (process.env.BENCH_NAVIGATION_PAGES || '/en,/en/about,/en/enterprises,/en/contact-us').split(",")
+const PAGES = ['/en', '/en/about', '/en/enterprises', '/en/contact-us']
 const CPU_SLOWDOWN = 4
-const HOVER_MS = Number(process.env.BENCH_HOVER_MS) || 200
+const HOVER_MS = 200
 const RUNS = Number(process.env.BENCH_NAVIGATION_RUNS) || 3
+
+export const step = {
+  name: 'navigations',
+  title: "Navigations between the navbar's pages",
+  usesSite: true,
+  async run({ site, report }) {
+    report.text(`\nNavigations between the navbar's pages (/en), hover ${HOVER_MS} ms then click, then back; ${RUNS} runs per pair and mode; ${chromiumVersion(await chromiumPath())}...`)
+    const rows = await measureNavigations(site.origin)
+    report.table(rows)
+    report.text(navigationVerdict(rows))
+  },
+}
 
 /**
  * In every document the bench loads: tells the bench when a click happened (on the page's clock,

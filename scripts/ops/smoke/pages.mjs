@@ -4,7 +4,7 @@
  * alternates, as src/views/document.tsx writes them), security headers, robots.txt, the sitemap and
  * the 404 of an unknown address.
  */
-import { hreflangAlternates, LANGUAGES, localizePath } from '../../src/shared/languages.ts'
+import { hreflangAlternates, LANGUAGES, localizePath } from '../../../src/shared/languages.ts'
 
 /** Each page's path without language prefix (src/routes/pages.tsx, PAGE_PATHS). */
 export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us']

@@ -1,0 +1,157 @@
+/**
+ * Step `serving` (`npm run bench:serving`): throughput, p50/p99 latency and the runtime's CPU time
+ * per request, with ratios to the static asset, for four targets: a static asset (the entry
+ * module: the runtime's floor), a cached page, a page rendered from cached payloads
+ * (X-Cache-Bypass: page) and a full miss (X-Cache-Bypass: all: every payload from the backend);
+ * and a static asset of the page's own size. They are loaded at the Workers runtime behind wrangler
+ * dev's proxy (scripts/lib/local-site.mjs, findRuntimeOrigin), and the static asset and the cached
+ * page through the proxy too, for comparison: the proxy passes every HTML response through an
+ * HTMLRewriter for its live-reload script, which a deployment never does.
+ *
+ * After a 2 s warm-up each, the targets take turns in BENCH_ROUNDS rounds (default 3) of
+ * BENCH_SECONDS each (default 5), in reverse order every other round, so that a machine that
+ * speeds up or slows down during the run weighs on every target alike; the ratio's spread over
+ * the rounds is printed with it. docs/decisions/0002-page-cache.md, "Measuring".
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import autocannon from 'autocannon'
+import { findRuntimeOrigin, processesOf, ROOT } from '../lib/local-site.mjs'
+import { BROWSER, kb, loadAverage, median } from './shared.mjs'
+
+const SECONDS = Number(process.env.BENCH_SECONDS) || 5
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3
+const CONNECTIONS = 10
+/** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
+const CLOCK_TICKS = 100
+
+export const step = {
+  name: 'serving',
+  title: 'Serving: throughput, latency and CPU per request',
+  usesSite: true,
+  async run({ site, token, report }) {
+    const { origin, processGroup } = site
+    const runtime = (await findRuntimeOrigin(site)) ?? origin
+    const home = await (await fetch(`${origin}/en`, { headers: BROWSER })).text()
+    // The entry module: a hashed static file every page links.
+    const asset = /<script type="module" src="([^"]+)"/.exec(home)?.[1]
+    if (!asset) throw new Error('the home page links no entry script')
+
+    const viaProxy = runtime === origin ? [] : [
+      { name: 'static asset, via dev proxy', origin, path: asset, headers: {} },
+      { name: 'cached page, via dev proxy', origin, path: '/en', headers: {} },
+    ]
+    const sameSize = await staticAssetOfPageSize(runtime)
+    const targets = [
+      { name: 'static asset', origin: runtime, path: asset, headers: {} },
+      { name: 'cached page', origin: runtime, path: '/en', headers: {} },
+      { name: 'rendered (payloads cached)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
+      { name: 'full miss (backend)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
+      ...viaProxy,
+      { name: `static asset of the page's size (${sameSize.path.split('/').pop()}, ${kb(sameSize.gzipBytes)} KB gzip)`, origin: runtime, path: sameSize.path, headers: {} },
+    ].map((target) => ({ ...target, runs: [] }))
+    const assetBytes = (await (await fetch(origin + asset)).arrayBuffer()).byteLength
+    report.text(`\nThroughput: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; static asset ${asset} (${kb(assetBytes)} KB)`)
+    report.text(runtime === origin
+      ? `Measured through wrangler dev's proxy at ${origin}: the runtime behind it was not found (Linux only)`
+      : `Measured at the runtime, behind wrangler dev's proxy`)
+    report.text(`Load average before: ${loadAverage()}\n`)
+    for (const target of targets) await load(target.origin + target.path, target.headers, 2)
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? targets : [...targets].reverse()
+      for (const target of order) {
+        const cpuBefore = cpuSeconds(processGroup)
+        const run = await load(target.origin + target.path, target.headers, SECONDS)
+        target.runs.push({ ...run, cpu: cpuSeconds(processGroup) - cpuBefore })
+      }
+    }
+
+    const rows = targets.map(summarize)
+    // Each row against the static asset served the same way: at the runtime, or through the proxy.
+    const floorOf = (index) => rows[targets.findIndex((target) => target.origin === targets[index].origin && target.path === asset)] ?? rows[0]
+    report.table(
+      rows.map((row, index) => ({
+        target: row.name,
+        'req/s': Math.round(row.rps),
+        'x static': (row.rps / floorOf(index).rps).toFixed(2),
+        'p50 ms': row.p50,
+        'p99 ms': row.p99,
+        'CPU ms/req': row.cpuPerRequest.toFixed(2),
+        'non-2xx': row.non2xx,
+        errors: row.errors,
+      })),
+    )
+    report.text('req/s: all requests over all rounds; p50 and p99: the median over the rounds; CPU: wrangler and workerd')
+    report.text(`cached page / static asset throughput: ${slowdown(targets[0], targets[1])} (target: within 1.5x)`)
+    const sameSizeRatio = summarize(targets[1]).rps / summarize(targets.at(-1)).rps
+    report.text(`cached page throughput: ${(summarize(targets[1]).rps / summarize(targets[0]).rps).toFixed(2)}x the static asset's (target: at least 0.9x), ${sameSizeRatio.toFixed(2)}x a static asset of its size (${kb(sameSize.gzipBytes)} KB gzip, the page ${kb(sameSize.pageGzipBytes)} KB)`)
+    if (viaProxy.length) report.text(`through wrangler dev's proxy: ${slowdown(targets[4], targets[5])}`)
+  },
+}
+
+/**
+ * The built client file whose gzip size is nearest the cached page's as the runtime sends it: the
+ * entry module (the floor above) is a tenth of a page's bytes, and bytes cost throughput on this
+ * machine, where the load generator shares the two cores.
+ */
+async function staticAssetOfPageSize(runtime) {
+  // fetch() decodes the body: the page's gzip size, as the bytes of every page are measured.
+  const page = await fetch(`${runtime}/en`, { headers: BROWSER })
+  const pageGzipBytes = gzipSync(Buffer.from(await page.arrayBuffer())).byteLength
+  const dir = path.join(ROOT, 'public/assets')
+  const files = readdirSync(dir).filter((name) => /\.(js|css)$/.test(name))
+  const sized = files.map((name) => ({ path: `/assets/${name}`, gzipBytes: gzipSync(readFileSync(path.join(dir, name))).byteLength }))
+  const nearest = sized.sort((a, b) => Math.abs(a.gzipBytes - pageGzipBytes) - Math.abs(b.gzipBytes - pageGzipBytes))[0]
+  if (!nearest) throw new Error(`no built client file in ${dir}: run npm run build`)
+  return { ...nearest, pageGzipBytes }
+}
+
+/** How many times slower `page` is than `floor`, over all rounds, and the spread of the rounds. */
+function slowdown(floor, page) {
+  const perRound = floor.runs.map((run, round) => run.rps / page.runs[round].rps)
+  const pooled = summarize(floor).rps / summarize(page).rps
+  return `${pooled.toFixed(2)}x slower (rounds: ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`
+}
+
+/** One target's rounds as one row: pooled throughput, median latencies, CPU per request. */
+function summarize({ name, runs }) {
+  const sum = (pick) => runs.reduce((total, run) => total + pick(run), 0)
+  const requests = sum((run) => run.requests)
+  return {
+    name,
+    rps: requests / sum((run) => run.seconds),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    cpuPerRequest: (sum((run) => run.cpu) / requests) * 1000,
+    non2xx: sum((run) => run.non2xx),
+    errors: sum((run) => run.errors),
+  }
+}
+
+/** A run of `seconds` against `url`; latencies in ms. */
+async function load(url, headers, seconds) {
+  const result = await autocannon({ url, connections: CONNECTIONS, headers: { ...BROWSER, ...headers }, duration: seconds })
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+/**
+ * CPU seconds (user + system) used so far by the processes of a process group: wrangler and the
+ * workerd serving both workers. Linux only (/proc); elsewhere NaN, printed as such.
+ */
+function cpuSeconds(processGroup) {
+  try {
+    const ticks = processesOf(processGroup).reduce((total, { stat }) => total + Number(stat[11]) + Number(stat[12]), 0)
+    return ticks / CLOCK_TICKS
+  } catch {
+    return NaN
+  }
+}
