@@ -1,39 +1,67 @@
 /**
- * The first load's main-thread cost of every page, beside a plain page's (the machine's floor):
+ * Step `first-load` (`npm run bench:first-load`; issue 29): what the first load of every page costs
+ * the main thread, beside a plain page's, served by the same worker in the same run (the machine's
+ * floor: FLOOR_PAGE_PATH, src/routes/bench-floor.ts, which the bench's site serves with
+ * BENCH_FLOOR_PAGE=on). For each of the 12 pages and the floor:
  *
  * - unthrottled, Chromium's own counters once the page has loaded and the network is idle
  *   (CDP Performance.getMetrics: LayoutDuration and RecalcStyleDuration, with LayoutCount and
- *   RecalcStyleCount), in a fresh browser context (nothing cached) at a phone's width;
+ *   RecalcStyleCount), in a fresh browser context (nothing cached) at a phone's width (412 px), and
+ *   the synchronous font lookups the renderer made (a trace's `fonts` category: on Linux each one is
+ *   a round trip to the browser process in the middle of a layout; a count, the same on any machine);
  * - with 4x CPU throttling (Emulation.setCPUThrottlingRate), the main thread's tasks over 50 ms from
- *   the navigation until the page is interactive, read from a Chromium trace (the renderer's main
- *   thread's RunTask events, as Lighthouse reads TBT): "interactive" is the end of the last long
- *   task, once the network has been idle for 500 ms after the load event.
+ *   the navigation's commit until the network has been idle for 500 ms after the load event, read
+ *   from a Chromium trace (the renderer main thread's RunTask events, as Lighthouse reads TBT);
+ * - unless the run skips the lighthouse step, Lighthouse mobile (scripts/bench/lighthouse.mjs) on
+ *   every page and the floor, BENCH_LIGHTHOUSE_RUNS times each (3): every run's performance score
+ *   and TBT.
  *
- * The floor is FLOOR_PAGE_PATH (src/routes/bench-floor.ts), served by the same worker through the
- * same middleware, which the site only serves with BENCH_FLOOR_PAGE=on. Each round loads the floor
- * and every page in turn, so that a machine that slows down weighs on all alike; the medians over
- * the rounds are reported.
- *
- *   node scripts/first-load.mjs                        # starts the site, all 12 pages, 3 rounds
- *   node scripts/first-load.mjs --origin http://127.0.0.1:8787 --pages /en/about,/ --rounds 5
- *   node scripts/first-load.mjs --trace /en/about      # where one page's first frame goes, by trace event
- *
- * FIRST_LOAD_ROUNDS sets the rounds when --rounds is not given.
+ * Each round loads the floor and every page in turn (every other round in reverse order), so that a
+ * machine that slows down weighs on all alike; medians over BENCH_FIRST_LOAD_ROUNDS rounds (3).
+ * Targets: layout + style at most 2x the floor's; no task over 50 ms at 4x; Lighthouse 100 with TBT
+ * at most 50 ms in every run. BENCH_FIRST_LOAD_PAGES narrows the pages (comma-separated);
+ * BENCH_FIRST_LOAD_TRACE=/en/about,/ prints where those pages' first load goes, by trace event.
  */
-import path from 'node:path'
-import { parseArgs } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import puppeteer from 'puppeteer-core'
-import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from './chromium-path.mjs'
-import { findRuntimeOrigin, serverLogFile, startSite } from './local-site.mjs'
+import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../lib/chromium-path.mjs'
+import { lighthouseFigures } from './lighthouse.mjs'
+import { everyPage, median, pathList } from './shared.mjs'
 
+/** The plain page's address: src/shared/floor-page.ts (FLOOR_PAGE_PATH). */
 export const FLOOR_PAGE_PATH = '/__bench/plain-page'
-export const SITE_PAGES = ['', '/en', '/ru'].flatMap((prefix) => ['/', '/about', '/enterprises', '/contact-us'].map((page) => (prefix && page === '/' ? prefix : `${prefix}${page}`)))
+const ROUNDS = Number(process.env.BENCH_FIRST_LOAD_ROUNDS) || 3
 /** A mid-range phone's viewport, as in the issue (Lighthouse's mobile emulation is 412 px wide too). */
 const PHONE = { width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true }
 const LONG_TASK_MS = 50
 const THROTTLING = 4
+/**
+ * The renderer's synchronous calls to the system's fonts (Linux: a round trip to the browser process
+ * each, in the middle of a layout): local() names, family matches, render styles per strike.
+ */
+const FONT_LOOKUPS = /^(WebSandboxSupportLinux::|FontDataService::)/
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'loading', 'toplevel']
+
+export const step = {
+  name: 'first-load',
+  title: 'First load: main-thread work beside a plain page',
+  usesSite: true,
+  async run({ site, report, withLighthouse }) {
+    const pages = pathList(process.env.BENCH_FIRST_LOAD_PAGES, everyPage().join(','))
+    for (const target of pathList(process.env.BENCH_FIRST_LOAD_TRACE, '')) {
+      console.log(`\n${target}: the renderer main thread's time by trace event (self time, and self CPU time), first load, unthrottled`)
+      console.table((await traceBreakdown(new URL(target, site.origin).href)).slice(0, 30))
+    }
+    const { chromium, rows } = await measureFirstLoad({ origin: site.origin, pages, rounds: ROUNDS, log: console.log })
+    const lighthouse = new Map()
+    if (withLighthouse) {
+      for (const target of [FLOOR_PAGE_PATH, ...pages]) lighthouse.set(target, await lighthouseFigures(new URL(target, site.origin).href))
+    }
+    report.text(`\nFirst load at ${PHONE.width} px, ${chromium}, medians of ${ROUNDS} round(s); each page beside the plain page (floor) served by the same worker`)
+    const { table, verdict } = firstLoadTable(rows, lighthouse)
+    report.table(table)
+    report.text(verdict.join('\n'))
+  },
+}
 
 /**
  * @param {object} options
@@ -43,7 +71,7 @@ const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.tim
  * @param {(line: string) => void} [options.log]
  * @returns {Promise<{ chromium: string, rows: FirstLoadRow[] }>} one row per page, the floor first
  */
-export async function measureFirstLoad({ origin, pages = SITE_PAGES, rounds = 3, log = () => {} }) {
+export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }) {
   const executable = await chromiumPath()
   const browser = await puppeteer.launch({ executablePath: executable, args: CHROMIUM_ARGS, headless: true })
   try {
@@ -60,7 +88,7 @@ export async function measureFirstLoad({ origin, pages = SITE_PAGES, rounds = 3,
       }
       log(`first load: round ${round + 1} of ${rounds} done`)
     }
-    const rows = targets.map((target) => summarize(target === FLOOR_PAGE_PATH ? 'plain page (floor)' : target, runs.get(target) ?? []))
+    const rows = targets.map((target) => summarize(target, runs.get(target) ?? []))
     return { chromium: chromiumVersion(executable), rows }
   } finally {
     await browser.close()
@@ -68,7 +96,7 @@ export async function measureFirstLoad({ origin, pages = SITE_PAGES, rounds = 3,
 }
 
 /**
- * @typedef {{ layoutMs: number, styleMs: number, layouts: number, recalcs: number, longTasks: number, longestTaskMs: number, blockingMs: number, interactiveMs: number }} LoadFigures
+ * @typedef {{ layoutMs: number, styleMs: number, layouts: number, recalcs: number, fontLookups: number, longTasks: number, longestTaskMs: number, blockingMs: number, interactiveMs: number }} LoadFigures
  * @typedef {{ page: string } & LoadFigures} FirstLoadRow
  */
 
@@ -80,14 +108,17 @@ async function loadCounters(browser, url) {
     await page.setViewport(PHONE)
     const cdp = await page.createCDPSession()
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' })
+    await page.tracing.start({ categories: ['fonts'] })
     await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 })
     const { metrics } = await cdp.send('Performance.getMetrics')
+    const trace = readTrace(await page.tracing.stop())
     const metric = (name) => metrics.find((entry) => entry.name === name)?.value ?? NaN
     return {
       layoutMs: metric('LayoutDuration') * 1000,
       styleMs: metric('RecalcStyleDuration') * 1000,
       layouts: metric('LayoutCount'),
       recalcs: metric('RecalcStyleCount'),
+      fontLookups: trace.traceEvents.filter((event) => event.ph === 'X' && FONT_LOOKUPS.test(event.name)).length,
     }
   } finally {
     await context.close()
@@ -141,53 +172,62 @@ export function mainThreadTasks(events, url) {
 
 /** @param {string} page @param {LoadFigures[]} runs @returns {FirstLoadRow} */
 function summarize(page, runs) {
-  const median = (key) => {
-    const values = runs.map((run) => run[key]).sort((a, b) => a - b)
-    return values.length ? values[Math.floor((values.length - 1) / 2)] : NaN
-  }
+  const middle = (/** @type {keyof LoadFigures} */ key) => median(runs.map((run) => run[key]))
   return {
     page,
-    layoutMs: median('layoutMs'),
-    styleMs: median('styleMs'),
-    layouts: median('layouts'),
-    recalcs: median('recalcs'),
-    longTasks: median('longTasks'),
-    longestTaskMs: median('longestTaskMs'),
-    blockingMs: median('blockingMs'),
-    interactiveMs: median('interactiveMs'),
+    layoutMs: middle('layoutMs'),
+    styleMs: middle('styleMs'),
+    layouts: middle('layouts'),
+    recalcs: middle('recalcs'),
+    fontLookups: middle('fontLookups'),
+    longTasks: middle('longTasks'),
+    longestTaskMs: middle('longestTaskMs'),
+    blockingMs: middle('blockingMs'),
+    interactiveMs: middle('interactiveMs'),
   }
 }
 
 /**
- * The rows as a table, each figure with the floor's beside it, and the verdict against the issue's
- * targets: layout + style at most 2x the floor's, no task over 50 ms at 4x throttling.
+ * The rows as a table, each page's figures with the floor's in the first row, and the verdict
+ * against the issue's targets.
  * @param {FirstLoadRow[]} rows the floor first
+ * @param {Map<string, { runs: Record<string, number | string>[] }>} lighthouse each page's Lighthouse runs, if any
  */
-export function firstLoadTable(rows) {
+export function firstLoadTable(rows, lighthouse) {
   const [floor, ...pages] = rows
   const floorWork = floor.layoutMs + floor.styleMs
+  const runsOf = (page) => lighthouse.get(page)?.runs ?? []
   const table = rows.map((row) => {
     const work = row.layoutMs + row.styleMs
     return {
-      page: row.page,
+      page: row.page === FLOOR_PAGE_PATH ? 'plain page (floor)' : row.page,
       'layout ms': row.layoutMs.toFixed(1),
       'style ms': row.styleMs.toFixed(1),
       'layout+style ms': work.toFixed(1),
       'x floor': (work / floorWork).toFixed(2),
       'layouts/recalcs': `${row.layouts}/${row.recalcs}`,
+      'font lookups': row.fontLookups,
       'long tasks @4x': row.longTasks,
       'longest @4x ms': Math.round(row.longestTaskMs),
       'blocking @4x ms': Math.round(row.blockingMs),
+      ...(lighthouse.size
+        ? { 'Lighthouse perf': runsOf(row.page).map((run) => run.performance).join(' / '), 'TBT ms': runsOf(row.page).map((run) => run['TBT ms']).join(' / '), CLS: runsOf(row.page).map((run) => run.CLS).join(' / ') }
+        : {}),
     }
   })
   const over = pages.filter((row) => (row.layoutMs + row.styleMs) / floorWork > 2).map((row) => row.page)
   const long = pages.filter((row) => row.longTasks > 0).map((row) => `${row.page} (${Math.round(row.longestTaskMs)} ms)`)
+  const belowFull = pages.filter((row) => runsOf(row.page).some((run) => Number(run.performance) < 100 || Number(run['TBT ms']) > LONG_TASK_MS)).map((row) => row.page)
   const verdict = [
-    `floor (plain page): layout ${floor.layoutMs.toFixed(1)} ms + style ${floor.styleMs.toFixed(1)} ms; long tasks at 4x: ${floor.longTasks} (longest ${Math.round(floor.longestTaskMs)} ms)`,
-    over.length ? `layout+style over 2x the floor: ${over.join(', ')}` : `layout+style within 2x the floor on all ${pages.length} pages`,
+    `floor (plain page): layout ${floor.layoutMs.toFixed(1)} ms + style ${floor.styleMs.toFixed(1)} ms; ${floor.fontLookups} font lookups; long tasks at 4x: ${floor.longTasks} (longest ${Math.round(floor.longestTaskMs)} ms)` +
+      (lighthouse.size ? `; Lighthouse ${runsOf(floor.page).map((run) => `${run.performance} (TBT ${run['TBT ms']} ms)`).join(', ')}` : ''),
+    over.length ? `layout+style over 2x the floor's: ${over.join(', ')}` : `layout+style within 2x the floor's on all ${pages.length} pages`,
     long.length ? `a task over ${LONG_TASK_MS} ms at 4x throttling (median run): ${long.join(', ')}` : `no task over ${LONG_TASK_MS} ms at 4x throttling (median run) on any page`,
+    ...(lighthouse.size
+      ? [belowFull.length ? `Lighthouse below 100 or TBT over ${LONG_TASK_MS} ms in a run: ${belowFull.join(', ')}` : `Lighthouse 100 with TBT at most ${LONG_TASK_MS} ms in every run of every page`]
+      : []),
   ]
-  return { table, verdict, failed: over.length > 0 || long.length > 0 }
+  return { table, verdict }
 }
 
 /**
@@ -245,39 +285,5 @@ export async function traceBreakdown(url) {
       .sort((a, b) => b['self CPU ms'] - a['self CPU ms'])
   } finally {
     await browser.close()
-  }
-}
-
-/** Starts the site with the floor page on, measured at the Workers runtime behind wrangler dev's proxy. */
-export async function startSiteWithFloor() {
-  const site = await startSite({ vars: { BENCH_FLOOR_PAGE: 'on' }, logFile: serverLogFile('first-load'), production: true })
-  const runtime = await findRuntimeOrigin(site)
-  return { site, origin: runtime ?? site.origin }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: { origin: { type: 'string' }, pages: { type: 'string' }, rounds: { type: 'string' }, trace: { type: 'string' } },
-  })
-  const started = values.origin ? null : await startSiteWithFloor()
-  const origin = values.origin ?? started?.origin ?? ''
-  try {
-    if (values.trace) {
-      for (const target of [FLOOR_PAGE_PATH, ...values.trace.split(',')]) {
-        console.log(`\n${target}: the renderer main thread's time by trace event (self time, and self CPU time), first load, unthrottled`)
-        console.table((await traceBreakdown(new URL(target, origin).href)).slice(0, Number(process.env.FIRST_LOAD_TRACE_ROWS) || 25))
-      }
-    } else {
-      const pages = values.pages ? values.pages.split(',') : SITE_PAGES
-      const rounds = Number(values.rounds ?? process.env.FIRST_LOAD_ROUNDS ?? 3)
-      const { chromium, rows } = await measureFirstLoad({ origin, pages, rounds, log: console.log })
-      const { table, verdict, failed } = firstLoadTable(rows)
-      console.log(`\nFirst load at ${PHONE.width} px, ${chromium}, ${origin}, medians of ${rounds} round(s):`)
-      console.table(table)
-      console.log(verdict.join('\n'))
-      process.exitCode = failed ? 1 : 0
-    }
-  } finally {
-    await started?.site.stop()
   }
 }
