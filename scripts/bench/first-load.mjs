@@ -108,7 +108,8 @@ async function loadCounters(browser, url) {
     await page.setViewport(PHONE)
     const cdp = await page.createCDPSession()
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' })
-    await page.tracing.start({ categories: ['fonts'] })
+    // devtools.timeline for CommitLoad, which names the renderer that loaded the page.
+    await page.tracing.start({ categories: ['devtools.timeline', 'fonts'] })
     await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 })
     const { metrics } = await cdp.send('Performance.getMetrics')
     const trace = readTrace(await page.tracing.stop())
@@ -118,7 +119,7 @@ async function loadCounters(browser, url) {
       styleMs: metric('RecalcStyleDuration') * 1000,
       layouts: metric('LayoutCount'),
       recalcs: metric('RecalcStyleCount'),
-      fontLookups: trace.traceEvents.filter((event) => event.ph === 'X' && FONT_LOOKUPS.test(event.name)).length,
+      fontLookups: fontLookupsOf(trace.traceEvents, url),
     }
   } finally {
     await context.close()
@@ -147,6 +148,16 @@ async function loadThrottled(browser, url) {
   } finally {
     await context.close()
   }
+}
+
+/**
+ * The synchronous font lookups of the renderer that loaded `url` (the trace covers the whole browser).
+ * @param {any[]} events
+ * @param {string} url
+ */
+function fontLookupsOf(events, url) {
+  const commit = events.find((event) => event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url)
+  return commit ? events.filter((event) => event.pid === commit.pid && event.ph === 'X' && FONT_LOOKUPS.test(event.name)).length : NaN
 }
 
 /** @param {Uint8Array | undefined} data what page.tracing.stop() returned @returns {{ traceEvents: any[] }} */
