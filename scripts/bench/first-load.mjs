@@ -6,7 +6,8 @@
  *
  * - unthrottled, Chromium's own counters once the page has loaded and the network is idle
  *   (CDP Performance.getMetrics: LayoutDuration and RecalcStyleDuration, with LayoutCount and
- *   RecalcStyleCount), in a fresh browser context (nothing cached) at a phone's width (412 px), and
+ *   RecalcStyleCount), in a fresh browser context (nothing cached) at a phone's width (412 px), the
+ *   same work in CPU time (the trace's thread time, which a busy machine inflates far less), and
  *   the synchronous font lookups the renderer made (a trace's `fonts` category: on Linux each one is
  *   a round trip to the browser process in the middle of a layout; a count, the same on any machine);
  * - with 4x CPU throttling (Emulation.setCPUThrottlingRate), the navigation commit's task (which
@@ -26,6 +27,7 @@
  */
 import puppeteer from 'puppeteer-core'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../lib/chromium-path.mjs'
+import { FIRST_LOAD_TRACE_CATEGORIES, firstLoadWork } from '../lib/first-load-trace.mjs'
 import { lighthouseFigures } from './lighthouse.mjs'
 import { everyPage, median, pathList } from './shared.mjs'
 
@@ -36,11 +38,6 @@ const ROUNDS = Number(process.env.BENCH_FIRST_LOAD_ROUNDS) || 3
 const PHONE = { width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true }
 const LONG_TASK_MS = 50
 const THROTTLING = 4
-/**
- * The renderer's synchronous calls to the system's fonts (Linux: a round trip to the browser process
- * each, in the middle of a layout): local() names, family matches, render styles per strike.
- */
-const FONT_LOOKUPS = /^(WebSandboxSupportLinux::|FontDataService::)/
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'loading', 'toplevel']
 
 export const step = {
@@ -98,7 +95,7 @@ export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }
 }
 
 /**
- * @typedef {{ layoutMs: number, styleMs: number, layouts: number, recalcs: number, fontLookups: number, commitTaskMs: number, longTasks: number, longestTaskMs: number, blockingMs: number }} LoadFigures
+ * @typedef {{ layoutMs: number, styleMs: number, layouts: number, recalcs: number, layoutStyleCpuMs: number, fontLookups: number, commitTaskMs: number, longTasks: number, longestTaskMs: number, blockingMs: number }} LoadFigures
  * @typedef {{ page: string } & LoadFigures} FirstLoadRow
  */
 
@@ -125,8 +122,7 @@ async function inFreshTab(browser, visit) {
 function loadCounters(browser, url) {
   return inFreshTab(browser, async ({ page, cdp }) => {
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' })
-    // devtools.timeline for CommitLoad, which names the renderer that loaded the page.
-    await page.tracing.start({ categories: ['devtools.timeline', 'fonts'] })
+    await page.tracing.start({ categories: FIRST_LOAD_TRACE_CATEGORIES })
     await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 })
     const { metrics } = await cdp.send('Performance.getMetrics')
     const trace = readTrace(await page.tracing.stop())
@@ -136,7 +132,7 @@ function loadCounters(browser, url) {
       styleMs: metric('RecalcStyleDuration') * 1000,
       layouts: metric('LayoutCount'),
       recalcs: metric('RecalcStyleCount'),
-      fontLookups: fontLookupsOf(trace.traceEvents, url),
+      ...firstLoadWork(trace.traceEvents, url),
     }
   })
 }
@@ -158,16 +154,6 @@ function loadThrottled(browser, url) {
       blockingMs: long.reduce((sum, task) => sum + task.dur / 1000 - LONG_TASK_MS, 0),
     }
   })
-}
-
-/**
- * The synchronous font lookups of the renderer that loaded `url` (the trace covers the whole browser).
- * @param {any[]} events
- * @param {string} url
- */
-function fontLookupsOf(events, url) {
-  const commit = events.find((event) => event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url)
-  return commit ? events.filter((event) => event.pid === commit.pid && event.ph === 'X' && FONT_LOOKUPS.test(event.name)).length : NaN
 }
 
 /** @param {Uint8Array | undefined} data what page.tracing.stop() returned @returns {{ traceEvents: any[] }} */
@@ -200,6 +186,7 @@ function summarize(page, runs) {
     styleMs: middle('styleMs'),
     layouts: middle('layouts'),
     recalcs: middle('recalcs'),
+    layoutStyleCpuMs: middle('layoutStyleCpuMs'),
     fontLookups: middle('fontLookups'),
     commitTaskMs: middle('commitTaskMs'),
     longTasks: middle('longTasks'),
@@ -226,6 +213,8 @@ export function firstLoadTable(rows, lighthouse) {
       'style ms': row.styleMs.toFixed(1),
       'layout+style ms': work.toFixed(1),
       'x floor': (work / floorWork).toFixed(2),
+      'layout+style CPU ms': row.layoutStyleCpuMs.toFixed(1),
+      'CPU x floor': (row.layoutStyleCpuMs / floor.layoutStyleCpuMs).toFixed(2),
       'layouts/recalcs': `${row.layouts}/${row.recalcs}`,
       'font lookups': row.fontLookups,
       'commit task @4x ms': Math.round(row.commitTaskMs),
