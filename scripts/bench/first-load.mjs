@@ -179,7 +179,8 @@ export function mainThreadTasks(events, url) {
 
 /** @param {string} page @param {LoadFigures[]} runs @returns {FirstLoadRow} */
 function summarize(page, runs) {
-  const middle = (/** @type {keyof LoadFigures} */ key) => median(runs.map((run) => run[key]))
+  // A run whose trace missed a figure (NaN) is left out of that figure's median.
+  const middle = (/** @type {keyof LoadFigures} */ key) => median(runs.map((run) => run[key]).filter((value) => !Number.isNaN(value)))
   return {
     page,
     layoutMs: middle('layoutMs'),
