@@ -36,27 +36,25 @@ const FONTS = [
   { pkg: '@fontsource-variable/noto-sans', family: 'Noto Sans', subsets: ['latin', 'latin-ext', 'cyrillic'] },
   { pkg: '@fontsource-variable/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
 ]
-const WEIGHTS = [400, 600, 700]
-/** The weights' style names in the fonts' own full and PostScript names ('Noto Sans SemiBold', 'NotoSans-SemiBold'). */
-const STYLE_NAMES = { 400: 'Regular', 600: 'SemiBold', 700: 'Bold' }
+/** The lightest and the heaviest weight the stylesheet sets (400, 600 and 700 in between). */
+const WEIGHTS = [400, 700]
 
 /**
- * One @font-face per family, subset and weight, the weights of a subset all naming its one variable
- * file (fetched once; the browser sets the weight axis from the face's font-weight). A device that
- * has the face installed (Android and macOS ship Noto Sans Armenian, for one) uses its own copy:
- * `local()`, which names one static weight, comes before the download.
+ * One @font-face per family and subset, naming its one variable file with the range of weights the
+ * site uses (400 to 700): the browser sets the file's weight axis to each text's font-weight, as it
+ * did with one face per weight, from a third as many faces to match in every layout. No `local()`
+ * before the download: each local() name is a synchronous font lookup in the middle of the first
+ * layout (on Linux and ChromeOS a round trip to the browser process), paid on every device that
+ * does not have the face, which is nearly every one; a device that has it (Android, for Armenian)
+ * downloads one small file instead (docs/decisions/0040-first-frame-fonts.md).
  */
 function fontFaceRules() {
   return FONTS.flatMap(({ pkg, family, subsets }) => {
     const ranges = JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'unicode.json'), 'utf8'))
-    return subsets.flatMap((subset) =>
-      WEIGHTS.map((weight) => {
-        const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-wght-normal.woff2`
-        const style = STYLE_NAMES[weight]
-        const local = `local('${family} ${style}'),local('${family.replaceAll(' ', '')}-${style}')`
-        return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};src:${local},url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
-      }),
-    )
+    return subsets.map((subset) => {
+      const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-wght-normal.woff2`
+      return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${WEIGHTS[0]} ${WEIGHTS[1]};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
+    })
   }).join('\n')
 }
 

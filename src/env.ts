@@ -24,6 +24,8 @@ type OptionalSecrets = {
   IMAGE_URL_SECRET_PREVIOUS?: string
   /** Lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
   CACHE_BYPASS_TOKEN?: string
+  /** 'on' serves the bench's plain floor page (src/routes/bench-floor.ts); unset in every deployment. */
+  BENCH_FLOOR_PAGE?: string
 }
 
 /** Every binding, var and secret of the site worker. */

@@ -13,6 +13,7 @@ import { securityHeaders } from './middleware/security-headers'
 import { httpsOnly } from './middleware/https-only'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
+import { benchFloor } from './routes/bench-floor'
 import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
@@ -33,6 +34,8 @@ app.use('*', httpsOnly())
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0015-image-route.md).
 app.route('/', images)
+// The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
+app.route('/', benchFloor)
 app.use('*', language())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
 app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, isPage: isPagePath }))

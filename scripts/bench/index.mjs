@@ -6,6 +6,8 @@
  *
  * The steps, in the order a whole run takes them (each module's header says what it measures):
  *   lighthouse     Lighthouse on the home page, first, on a machine the load has not heated up
+ *   first-load     every page's layout, style and long tasks at first load, and Lighthouse on each,
+ *                  beside a plain page's (the floor)
  *   serving        throughput, latency and CPU per request: static asset, cached page, render, miss
  *   page-weights   HTML, CSS and JS bytes of all 12 pages
  *   images         images a phone receives on every page, bundled content; Lighthouse on two pages
@@ -39,7 +41,7 @@ import { machine } from './shared.mjs'
  * { name, title, usesSite, run }, where `run` gets the shared site (when `usesSite`), the bypass
  * token, the report its figures go to, and whether Lighthouse runs in this run.
  */
-const STEPS = ['lighthouse', 'serving', 'page-weights', 'images', 'camera-images', 'navigations', 'image-abuse', 'freshness']
+const STEPS = ['lighthouse', 'first-load', 'serving', 'page-weights', 'images', 'camera-images', 'navigations', 'image-abuse', 'freshness']
 
 /** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */
 const TIMEOUT_MINUTES = Number(process.env.BENCH_TIMEOUT_MINUTES) || 45
@@ -96,7 +98,8 @@ process.exit(0)
 async function startSharedSite(bypassToken) {
   execFileSync('npm', ['run', '--silent', 'content:setup'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
   return startSite({
-    vars: { CACHE_BYPASS_TOKEN: bypassToken },
+    // BENCH_FLOOR_PAGE: the first-load step's plain page (src/routes/bench-floor.ts).
+    vars: { CACHE_BYPASS_TOKEN: bypassToken, BENCH_FLOOR_PAGE: 'on' },
     production: true,
     logFile: path.join(ROOT, '.wrangler/bench/wrangler.log'),
   })

@@ -43,15 +43,20 @@ export const step = {
   },
 }
 
+/** Lighthouse on one page (lighthouseFigures); the median run's scores and timings. */
+export async function runLighthouse(url) {
+  return (await lighthouseFigures(url)).median
+}
+
 /**
  * Lighthouse on one page, after a run that is not counted (it fills the image route's cache);
- * returns the median run's scores and timings. This Chromium
+ * returns every run's scores and timings and the median run's. This Chromium
  * (@sparticuz/chromium 147) cancels any navigation whose response carries a Referrer-Policy header
  * while Lighthouse's trace is recording (net::ERR_ABORTED, FAILED_DOCUMENT_REQUEST; the same page
  * loads fine untraced), so Lighthouse reaches the site through a loopback proxy that drops that
  * one header, which no Lighthouse audit reads.
  */
-export async function runLighthouse(url) {
+export async function lighthouseFigures(url) {
   const proxy = await proxyFor(new URL(url).origin)
   const target = new URL(new URL(url).pathname, proxy.origin).href
   const loadBefore = loadAverage()
@@ -92,7 +97,7 @@ export async function runLighthouse(url) {
   mkdirSync(path.dirname(report), { recursive: true })
   writeFileSync(report, JSON.stringify(median))
   console.log(`Full report of the median run: ${path.relative(ROOT, report)}`)
-  return row(median)
+  return { median: row(median), runs: runs.map(row) }
 }
 
 /**

@@ -121,7 +121,7 @@ describe('the bench writing its figures into a page (--write)', () => {
     const result = bench(['servng'])
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('no bench step "servng"')
-    expect(result.stderr).toContain('steps: lighthouse, serving, page-weights, images, camera-images, navigations, image-abuse, freshness')
+    expect(result.stderr).toContain('steps: lighthouse, first-load, serving, page-weights, images, camera-images, navigations, image-abuse, freshness')
     expect(result.stdout).not.toContain('Machine:')
   })
 })
