@@ -11,7 +11,7 @@
  *   TEST_LANES=1 npm test         every stage one after another
  *
  * A stage is `{ name, script, summary, browsers }`: add one to a lane below. `summary` picks the
- * lines of the stage's output worth showing when it passes (default: its last line). Costs per stage: README, "Tests".
+ * lines of the stage's output worth showing when it passes (default: its last line). Stages and what each proves: docs/testing.md.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
