@@ -46,7 +46,7 @@ const WEIGHTS = [400, 700]
  * before the download: each local() name is a synchronous font lookup in the middle of the first
  * layout (on Linux and ChromeOS a round trip to the browser process), paid on every device that
  * does not have the face, which is nearly every one; a device that has it (Android, for Armenian)
- * downloads one small file instead (docs/decisions/0040-first-frame-fonts.md).
+ * downloads one small file instead (docs/decisions/0019-first-frame-fonts.md).
  */
 function fontFaceRules() {
   return FONTS.flatMap(({ pkg, family, subsets }) => {

@@ -28,11 +28,11 @@ import { renderer } from './views/renderer'
 export const app = new Hono<AppEnv>()
 
 app.use('*', securityHeaders())
-// Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0030-https-only.md).
+// Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0016-https-only.md).
 app.use('*', httpsOnly())
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
-// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0015-image-route.md).
+// Images are not pages: no language redirects, page cache or renderer (docs/decisions/0012-image-route.md).
 app.route('/', images)
 // The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
 app.route('/', benchFloor)

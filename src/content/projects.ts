@@ -1,6 +1,6 @@
 /**
  * Project pages (issue 31): which items of the enterprises payload have a page of their own, and at
- * which address (docs/decisions/0035-project-pages.md).
+ * which address (docs/decisions/0018-project-pages.md).
  *
  * A project's address is `/enterprises/<slug>` in every language, the slug being its id and, after a
  * '-', a readable part made of its (English) title: `/enterprises/1-arabkir-residence`. The id is

@@ -4,9 +4,9 @@
  * (./image-miss.ts) and answered as soon as it is ready within the visitor's wait.
  *
  * A visitor whose transform outlasts the wait gets the original streamed through unchanged
- * (docs/decisions/0017-streaming-originals-and-transform-slots.md). Every failure has an outcome a
- * page can live with (the table in docs/decisions/0015-image-route.md): the slot's bundled fallback
- * when the page named one (0018-images-in-pages.md; transformed only while the visitor's wait
+ * (docs/decisions/0014-streaming-originals-and-transform-slots.md). Every failure has an outcome a
+ * page can live with (the table in docs/decisions/0012-image-route.md): the slot's bundled fallback
+ * when the page named one (0015-images-in-pages.md; transformed only while the visitor's wait
  * lasts, else the bundled file as it is), otherwise a 4xx or 5xx with a fixed reason (./reasons.ts).
  * Internal text goes to the logs and Sentry only. A 5xx is for the site's own failures (the
  * binding, time); an original the binding cannot decode is the CMS's bad file and gets a 4xx, like

@@ -9,7 +9,7 @@ import type { AllowedSource } from './source-policy'
 
 /**
  * What a rendition is stored with, and so what it is answered with, hit or miss: a photo's address
- * never changes content (docs/decisions/0015-image-route.md).
+ * never changes content (docs/decisions/0012-image-route.md).
  */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 

@@ -1,9 +1,9 @@
 /**
  * A miss: one rendition made once per isolate, within the visitor's wait, finished in the
- * background (docs/decisions/0017-streaming-originals-and-transform-slots.md). Which answer the
+ * background (docs/decisions/0014-streaming-originals-and-transform-slots.md). Which answer the
  * visitor then gets is ./image-answers.ts.
  *
- * A miss is bounded three ways: per client by IMAGE_RATE_LIMITER (0016-signed-image-addresses.md:
+ * A miss is bounded three ways: per client by IMAGE_RATE_LIMITER (0013-signed-image-addresses.md:
  * counted before any download), per isolate by the transform slots (./transform.ts), and in time:
  * the visitor waits IMAGE_TRANSFORM_TIMEOUT_MS at most; a transform still running then finishes in
  * the background (waitUntil, as long again) and is cached, so the next visitor gets the rendition,

@@ -1,6 +1,6 @@
 /**
  * Signed image addresses: the image route transforms only what the site's own pages name
- * (docs/decisions/0016-signed-image-addresses.md). Each address the views
+ * (docs/decisions/0013-signed-image-addresses.md). Each address the views
  * write carries `s`, an HMAC-SHA256 with IMAGE_URL_SECRET over the source, the width and the
  * fallback exactly as written; the route recomputes it before it looks at anything else, so an
  * address nobody signed, or any respelling of a signed one, costs no download and no transform.

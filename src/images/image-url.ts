@@ -2,7 +2,7 @@
  * The address of a content image on the site's own image route (`GET /_image`): the contract views
  * and the route share. Widths come from one fixed ladder, so every visitor asking for the same
  * photo at the same slot asks for the same URL, and the edge transforms it once per width and
- * format (docs/decisions/0015-image-route.md).
+ * format (docs/decisions/0012-image-route.md).
  */
 import { imageSignature } from './image-signature'
 

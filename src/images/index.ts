@@ -1,5 +1,5 @@
 /**
- * The edge image pipeline (docs/decisions/0015-image-route.md to 0018). Views build addresses with
+ * The edge image pipeline (docs/decisions/0012-image-route.md to 0015). Views build addresses with
  * `imageUrl`; the route `GET /_image` (src/routes/images.ts) serves them through `renderImage`.
  *
  * For placeholders (issue 12 part B), one function reuses the route's allow-list, its one download

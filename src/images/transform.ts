@@ -1,5 +1,5 @@
 /**
- * Resizing and re-encoding through the Images binding (docs/decisions/0015-image-route.md, 0017). The
+ * Resizing and re-encoding through the Images binding (docs/decisions/0012-image-route.md, 0014). The
  * original streams in (./load-original.ts read its header and checked the pixel limits), the resize
  * is `scale-down`, never an enlargement, and each call has a time-out, so a binding that never
  * answers never holds a request. An isolate runs at most MAX_TRANSFORMS_AT_ONCE transforms, of

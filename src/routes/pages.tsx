@@ -106,7 +106,7 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
 pages.get('/contact-us', (c) => renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}))
 
 // The spec links to these paths without giving them a screen. Cards no longer link to
-// /enterprise-detail (their project's page took its place: docs/decisions/0035-project-pages.md);
+// /enterprise-detail (their project's page took its place: docs/decisions/0018-project-pages.md);
 // an address of it kept elsewhere still leads to the list.
 pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
 pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))

@@ -1,6 +1,6 @@
 /**
  * A page's layout work at its first load is bounded against a plain page's in the same browser and
- * the same minutes (issue 29; docs/decisions/0040-first-frame-fonts.md): the plain page of
+ * the same minutes (issue 29; docs/decisions/0019-first-frame-fonts.md): the plain page of
  * src/shared/floor-page.ts, which this test serves itself at the site's origin, so nothing
  * test-only ships in the worker.
  *

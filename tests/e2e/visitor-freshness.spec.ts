@@ -1,5 +1,5 @@
 /**
- * The browser half of the freshness contract (docs/decisions/0031-browser-and-edge-cache-headers.md),
+ * The browser half of the freshness contract (docs/decisions/0017-browser-and-edge-cache-headers.md),
  * in every engine: a visitor who saw a page, left, and comes back after an editor changed it sees
  * the change on the second visit. Browsers read only `Cache-Control: max-age=0, must-revalidate`
  * (stale-while-revalidate is for the edge alone), so the second visit asks the site, which answers

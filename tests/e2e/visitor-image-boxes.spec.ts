@@ -1,7 +1,7 @@
 /**
  * A CMS photo of any shape leaves the layout where it was, in every engine: every content image's
  * box comes from the stylesheet (a fixed aspect ratio, or a size, with `object-fit`), never from
- * the photo, so no upload can shift the page as it arrives (docs/decisions/0018-images-in-pages.md).
+ * the photo, so no upload can shift the page as it arrives (docs/decisions/0015-images-in-pages.md).
  *
  * One page of each kind is loaded on a phone and on a desktop screen, and every <img> is given a
  * very tall (1:3) photo, then a very wide (3:1) one, drawn in the page (tests/e2e/engines/in-page.ts);

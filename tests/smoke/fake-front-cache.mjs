@@ -12,7 +12,7 @@
  *
  * - `honest`: as described;
  * - `cache-control-only`: reads `Cache-Control` alone, as a cache that ignores the CDN-targeted
- *   fields would (decision 0031's open question);
+ *   fields would (decision 0017's open question);
  * - `no-purge`: ignores purges (its second);
  * - `broken`: drops Content-Security-Policy and answers an unknown page's 404 as 200.
  */

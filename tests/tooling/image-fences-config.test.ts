@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * The image route's configuration (wrangler.toml, docs/decisions/0016-signed-image-addresses.md) as a
+ * The image route's configuration (wrangler.toml, docs/decisions/0013-signed-image-addresses.md) as a
  * deploy would read it: every environment limits image misses per client, generously, and the
  * deployed ones refuse to start without the key that signs image addresses.
  */

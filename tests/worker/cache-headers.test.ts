@@ -1,5 +1,5 @@
 /**
- * The two halves of a page's caching policy (docs/decisions/0031-browser-and-edge-cache-headers.md),
+ * The two halves of a page's caching policy (docs/decisions/0017-browser-and-edge-cache-headers.md),
  * read by http-cache-semantics (RFC 9111) as a browser's private cache and as the edge reads them:
  * a browser must revalidate every navigation (and gets a 304 while nothing changed); Cloudflare's
  * cache keeps the page PAGE_CACHE_TTL fresh, then serves it stale while it revalidates.

@@ -63,7 +63,7 @@ async function visit(path: string, bindings: Bindings) {
 
 /**
  * A page without its images' placeholders: they settle in the background, each when the transform
- * slots allow (docs/decisions/0018-images-in-pages.md), so whether one is in a given render
+ * slots allow (docs/decisions/0015-images-in-pages.md), so whether one is in a given render
  * depends on the machine, not on the content.
  */
 function withoutPlaceholders(html: string): string {

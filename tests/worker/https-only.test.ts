@@ -1,5 +1,5 @@
 /**
- * HTTPS only (src/middleware/https-only/, docs/decisions/0030-https-only.md): a request that came
+ * HTTPS only (src/middleware/https-only/, docs/decisions/0016-https-only.md): a request that came
  * over plain HTTP, by its URL or by what the platform or a TLS front says, is sent to the same
  * address over HTTPS in one permanent redirect; loopback addresses reached directly stay on HTTP
  * for local development.

@@ -1,7 +1,7 @@
 /**
  * HTTPS only: a request that reached the site over plain HTTP is answered with a permanent redirect
  * to the same address over HTTPS, before anything else runs, so no page and no form is ever served
- * in the clear (docs/decisions/0030-https-only.md). HSTS (src/middleware/security-headers) then keeps
+ * in the clear (docs/decisions/0016-https-only.md). HSTS (src/middleware/security-headers) then keeps
  * a browser on HTTPS, but only once it has been there: the redirect is what gets it there.
  *
  * The scheme the visitor used is what the platform says it was: Cloudflare's `CF-Visitor`

@@ -1,5 +1,5 @@
 /**
- * The two halves of a page's caching policy (docs/decisions/0031-browser-and-edge-cache-headers.md):
+ * The two halves of a page's caching policy (docs/decisions/0017-browser-and-edge-cache-headers.md):
  *
  * - browsers (and any cache this site does not purge) read `Cache-Control`: `max-age=0,
  *   must-revalidate`, so every navigation asks the worker, which answers 304 while the page's

@@ -15,7 +15,7 @@ import { resolveLink, SmartLink } from './smart-link'
 
 /**
  * A row's links to its project's page in `lng`: the title and photo, and the button's fallback
- * (spec section 2's `/enterprise-detail`, replaced: docs/decisions/0035-project-pages.md). Without a
+ * (spec section 2's `/enterprise-detail`, replaced: docs/decisions/0018-project-pages.md). Without a
  * page, `listFallback` (the enterprises list, from the home page) or no button.
  */
 export function projectLinks(project: Project | null | undefined, lng: Lng, listFallback?: string): { page?: string; buttonFallback?: string } {
