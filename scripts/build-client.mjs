@@ -82,7 +82,7 @@ const PAGE_STYLES = {
 const PAGE_KINDS = { home: '/', about: '/about', enterprises: '/enterprises', project: '/enterprises/*', contact: '/contact-us', other: null }
 
 /** site.css's imports in cascade order. */
-const siteImports = [...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(/^@import "([^"]+)";$/gm)].map((match) => match[1])
+const siteImports = [...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(/^@import ["']([^"']+)["'];$/gm)].map((match) => match[1])
 for (const file of Object.keys(PAGE_STYLES)) {
   if (!siteImports.includes(file)) throw new Error(`build-client: PAGE_STYLES names ${file}, which src/styles/site.css does not import`)
 }
