@@ -40,7 +40,11 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { build } from 'esbuild'
 import { unstable_readConfig } from 'wrangler'
 import { defineConfig } from 'vitest/config'
-import { buildSeedStatements, findMissingImages, readSeed } from './content-service/scripts/seed-sql.mjs'
+import {
+  buildSeedStatements,
+  findMissingImages,
+  readSeed,
+} from './content-service/scripts/seed-sql.mjs'
 import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
 import { headerFixtures } from './tests/setup/header-fixtures.mjs'
@@ -50,7 +54,9 @@ const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
 
 const contentConfig = unstable_readConfig({ config: at('content-service/wrangler.toml') })
-const contentDb = contentConfig.d1_databases.find((db: { binding: string; database_id?: string }) => db.binding === 'CONTENT_DB')
+const contentDb = contentConfig.d1_databases.find(
+  (db: { binding: string; database_id?: string }) => db.binding === 'CONTENT_DB'
+)
 if (!contentDb) throw new Error('content-service/wrangler.toml: no CONTENT_DB database')
 /** The local database's id: like `wrangler dev`, the binding name when the config names no id. */
 const contentDbId = contentDb.database_id ?? contentDb.binding
@@ -65,11 +71,18 @@ const testBindings = {
 /** Base64, since test bindings are JSON. */
 const testImages = {
   TEST_IMAGES: {
-    cameraJpeg: (await cameraPhoto('test-camera-photo', { width: 4000, height: 3000, noise: 4, quality: 80 })).toString('base64'),
+    cameraJpeg: (
+      await cameraPhoto('test-camera-photo', { width: 4000, height: 3000, noise: 4, quality: 80 })
+    ).toString('base64'),
     bombPng: bombPng(60_000, 60_000).toString('base64'),
     overLimitPng: bombPng(15_000, 15_000).toString('base64'),
     // A 480×360 image in each format the route reads, for the corrupt-original tests.
-    samples: Object.fromEntries(Object.entries(await formatSamples()).map(([format, bytes]) => [format, bytes.toString('base64')])),
+    samples: Object.fromEntries(
+      Object.entries(await formatSamples()).map(([format, bytes]) => [
+        format,
+        bytes.toString('base64'),
+      ])
+    ),
   },
   TEST_HEADER_FIXTURES: await headerFixtures(),
 }
@@ -92,7 +105,10 @@ const manifest = at('src/generated/client-manifest.ts')
 const buildScript = at('scripts/build-client.mjs')
 if (!existsSync(manifest) && existsSync(buildScript)) {
   const result = spawnSync(process.execPath, [buildScript], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) throw new Error('scripts/build-client.mjs failed; the site worker needs src/generated/client-manifest.ts')
+  if (result.status !== 0)
+    throw new Error(
+      'scripts/build-client.mjs failed; the site worker needs src/generated/client-manifest.ts'
+    )
 }
 
 export default defineConfig({

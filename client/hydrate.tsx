@@ -12,7 +12,12 @@ function Hydrated({ onCommit, children }: { onCommit: () => void; children: Reac
 }
 
 /** Hydrates the server's markup inside `marker`; settles once React has committed it, or failed. */
-export function hydrateIsland(marker: HTMLElement, name: string, Component: ComponentType<Record<string, unknown>>, props: Record<string, unknown>): Promise<void> {
+export function hydrateIsland(
+  marker: HTMLElement,
+  name: string,
+  Component: ComponentType<Record<string, unknown>>,
+  props: Record<string, unknown>
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     hydrateRoot(
       marker,
@@ -21,13 +26,17 @@ export function hydrateIsland(marker: HTMLElement, name: string, Component: Comp
       </Hydrated>,
       {
         onRecoverableError(error, info) {
-          console.error(`island "${name}" recovered from a hydration error`, error, info.componentStack)
+          console.error(
+            `island "${name}" recovered from a hydration error`,
+            error,
+            info.componentStack
+          )
         },
         onUncaughtError(error, info) {
           console.error(`island "${name}" failed to render`, error, info.componentStack)
           reject(new Error(`island "${name}" failed to render`, { cause: error }))
         },
-      },
+      }
     )
   })
 }

@@ -34,8 +34,13 @@ function readProps(marker: HTMLElement): Record<string, unknown> {
 
 function loadChunk<T>(name: string, load: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${CHUNK_TIMEOUT_MS} ms`)), CHUNK_TIMEOUT_MS)
-    load().then(resolve, reject).finally(() => clearTimeout(timer))
+    const timer = setTimeout(
+      () => reject(new Error(`timed out after ${CHUNK_TIMEOUT_MS} ms`)),
+      CHUNK_TIMEOUT_MS
+    )
+    load()
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer))
   }).catch((error: unknown) => {
     throw new Error(`chunk-load failure: island "${name}"`, { cause: error })
   })
@@ -52,7 +57,11 @@ function loadStylesheet(name: string, href: string): Promise<void> {
       link.rel = 'stylesheet'
       link.href = href
       link.addEventListener('load', () => resolve(), { once: true })
-      link.addEventListener('error', () => reject(new Error(`chunk-load failure: island "${name}": stylesheet ${href}`)), { once: true })
+      link.addEventListener(
+        'error',
+        () => reject(new Error(`chunk-load failure: island "${name}": stylesheet ${href}`)),
+        { once: true }
+      )
       document.head.append(link)
     })
     stylesheets.set(href, loaded)
@@ -70,7 +79,12 @@ async function hydrateMarker(marker: HTMLElement): Promise<void> {
     loadChunk(name, island.load),
     ...styles.map((href) => loadStylesheet(name, href)),
   ])
-  await hydrateIsland(marker, name, Component as Parameters<typeof hydrateIsland>[2], readProps(marker))
+  await hydrateIsland(
+    marker,
+    name,
+    Component as Parameters<typeof hydrateIsland>[2],
+    readProps(marker)
+  )
   marker.dataset.hydrated = 'true'
 }
 
@@ -84,7 +98,7 @@ function whenNearViewport(marker: HTMLElement, run: () => void): void {
       observer.disconnect()
       run()
     },
-    { rootMargin: VISIBLE_MARGIN },
+    { rootMargin: VISIBLE_MARGIN }
   )
   observer.observe(target)
 }
@@ -99,7 +113,7 @@ function hydrateIslands(): void {
         reportUnlessLeaving(() => {
           console.error(error)
           withReporter((reporter) => reporter.reportCaughtError(error))
-        }),
+        })
       )
     if (island?.hydrate === 'visible') whenNearViewport(marker, () => void hydrate())
     else dueNow.push(hydrate())

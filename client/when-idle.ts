@@ -25,7 +25,11 @@ export function afterLoadWhenIdle(run: () => void, timeoutMs: number): void {
  */
 export function whenActivated(run: () => void): void {
   if (!(document as PrerenderingDocument).prerendering) return run()
-  document.addEventListener('prerenderingchange', () => requestAnimationFrame(() => setTimeout(run, 0)), { once: true })
+  document.addEventListener(
+    'prerenderingchange',
+    () => requestAnimationFrame(() => setTimeout(run, 0)),
+    { once: true }
+  )
 }
 
 /** `document.prerendering` (Speculation Rules); not in TypeScript's DOM types yet. */

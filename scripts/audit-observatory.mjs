@@ -63,10 +63,15 @@ async function main() {
     const site = await startSite({ logFile: serverLogFile('observatory') })
     cleanups.push(site.stop)
     const upstream = (await findRuntimeOrigin(site)) ?? site.origin
-    if (upstream === site.origin) console.warn("observatory: the runtime behind wrangler dev's proxy was not found: its Location rewrites will fail the redirect test")
+    if (upstream === site.origin)
+      console.warn(
+        "observatory: the runtime behind wrangler dev's proxy was not found: its Location rewrites will fail the redirect test"
+      )
     const front = await startFront(upstream, tls)
     cleanups.push(front.close)
-    console.log(`observatory: site ${site.origin} (runtime ${upstream}), front http(s)://${HOST}:${front.port}`)
+    console.log(
+      `observatory: site ${site.origin} (runtime ${upstream}), front http(s)://${HOST}:${front.port}`
+    )
 
     const result = await scan(`${HOST}:${front.port}`, tls.caFile)
     if ('error' in result) {
@@ -75,7 +80,8 @@ async function main() {
     }
     return report(result)
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.warn(`observatory: cleanup: ${String(error)}`))
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => console.warn(`observatory: cleanup: ${String(error)}`))
   }
 }
 
@@ -85,23 +91,97 @@ async function main() {
  */
 function makeCertificates(dir) {
   const at = (/** @type {string} */ name) => path.join(dir, name)
-  const openssl = (/** @type {string[]} */ args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] })
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=erebuni observatory audit CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('site.key'), '-out', at('site.csr'), '-subj', `/CN=${HOST}`])
-  writeFileSync(at('site.ext'), `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:${HOST},IP:127.0.0.1\n`)
-  openssl(['x509', '-req', '-in', at('site.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('site.pem'), '-days', '2', '-extfile', at('site.ext')])
-  return { caFile: at('ca.pem'), key: readFileSync(at('site.key')), cert: readFileSync(at('site.pem')) }
+  const openssl = (/** @type {string[]} */ args) =>
+    execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=erebuni observatory audit CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ])
+  openssl([
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    at('site.key'),
+    '-out',
+    at('site.csr'),
+    '-subj',
+    `/CN=${HOST}`,
+  ])
+  writeFileSync(
+    at('site.ext'),
+    `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:${HOST},IP:127.0.0.1\n`
+  )
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    at('site.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('site.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    at('site.ext'),
+  ])
+  return {
+    caFile: at('ca.pem'),
+    key: readFileSync(at('site.key')),
+    cert: readFileSync(at('site.pem')),
+  }
 }
 
 /** @returns {string} the path of the scanner's src/scan.js, installed into node_modules/.cache on first use. */
 function installScanner() {
   const prefix = path.join(ROOT, 'node_modules', '.cache', 'mdn-http-observatory')
-  const resolveScanner = () => path.join(path.dirname(createRequire(path.join(prefix, 'index.js')).resolve('@mdn/mdn-http-observatory/package.json')), 'src', 'scan.js')
+  const resolveScanner = () =>
+    path.join(
+      path.dirname(
+        createRequire(path.join(prefix, 'index.js')).resolve(
+          '@mdn/mdn-http-observatory/package.json'
+        )
+      ),
+      'src',
+      'scan.js'
+    )
   try {
     return resolveScanner()
   } catch {
-    console.log(`observatory: installing ${OBSERVATORY} into ${path.relative(ROOT, prefix)} (npm, --ignore-scripts)`)
-    run('npm', ['install', '--prefix', prefix, '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', OBSERVATORY])
+    console.log(
+      `observatory: installing ${OBSERVATORY} into ${path.relative(ROOT, prefix)} (npm, --ignore-scripts)`
+    )
+    run('npm', [
+      'install',
+      '--prefix',
+      prefix,
+      '--ignore-scripts',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      OBSERVATORY,
+    ])
     return resolveScanner()
   }
 }
@@ -111,7 +191,9 @@ function ensurePreloadList() {
   const file = path.join(path.dirname(scanner), '..', 'conf', 'hsts-preload.json')
   if (existsSync(file)) return
   writeFileSync(file, '{}\n')
-  console.log(`observatory: no HSTS preload list (the package was installed with --ignore-scripts); wrote an empty one: ${HOST} is on none`)
+  console.log(
+    `observatory: no HSTS preload list (the package was installed with --ignore-scripts); wrote an empty one: ${HOST} is on none`
+  )
 }
 
 /**
@@ -121,19 +203,24 @@ function ensurePreloadList() {
  * @param {{ key: Buffer, cert: Buffer }} tls
  */
 async function startFront(upstream, tls) {
-  const forwardAs = (/** @type {'http' | 'https'} */ scheme) => (/** @type {import('node:http').IncomingMessage} */ request, /** @type {import('node:http').ServerResponse} */ response) => {
-    const target = new URL(request.url ?? '/', upstream)
-    const headers = { ...request.headers, 'x-forwarded-proto': scheme }
-    const outgoing = httpRequest(target, { method: request.method, headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(response)
-    })
-    outgoing.on('error', (error) => {
-      response.writeHead(502, { 'Content-Type': 'text/plain' })
-      response.end(`front: ${error.message}\n`)
-    })
-    request.pipe(outgoing)
-  }
+  const forwardAs =
+    (/** @type {'http' | 'https'} */ scheme) =>
+    (
+      /** @type {import('node:http').IncomingMessage} */ request,
+      /** @type {import('node:http').ServerResponse} */ response
+    ) => {
+      const target = new URL(request.url ?? '/', upstream)
+      const headers = { ...request.headers, 'x-forwarded-proto': scheme }
+      const outgoing = httpRequest(target, { method: request.method, headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      })
+      outgoing.on('error', (error) => {
+        response.writeHead(502, { 'Content-Type': 'text/plain' })
+        response.end(`front: ${error.message}\n`)
+      })
+      request.pipe(outgoing)
+    }
   const plain = createHttpServer(forwardAs('http'))
   const secure = createHttpsServer({ key: tls.key, cert: tls.cert }, forwardAs('https'))
   /** @type {Set<import('node:net').Socket>} */
@@ -164,7 +251,11 @@ async function startFront(upstream, tls) {
     port,
     close: async () => {
       for (const socket of sockets) socket.destroy()
-      await Promise.all(listeners.map((listener) => new Promise((resolve) => listener.close(() => resolve(undefined)))))
+      await Promise.all(
+        listeners.map(
+          (listener) => new Promise((resolve) => listener.close(() => resolve(undefined)))
+        )
+      )
     },
   }
 }
@@ -177,7 +268,11 @@ async function startFront(upstream, tls) {
  * @returns {Promise<{ scan: Record<string, unknown>, tests: Record<string, Record<string, unknown>> } | { error: string }>}
  */
 async function scan(target, caFile) {
-  const child = spawn(process.execPath, [scanner, target], { cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [scanner, target], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -188,7 +283,9 @@ async function scan(target, caFile) {
   try {
     return JSON.parse(stdout)
   } catch {
-    return { error: `the scanner exited with ${status} and printed no JSON: ${stdout.slice(0, 500)} ${stderr.trim().slice(0, 500)}` }
+    return {
+      error: `the scanner exited with ${status} and printed no JSON: ${stdout.slice(0, 500)} ${stderr.trim().slice(0, 500)}`,
+    }
   }
 }
 
@@ -200,17 +297,22 @@ function report({ scan: summary, tests }) {
   const entries = Object.entries(tests)
   for (const [name, test] of entries) {
     const modifier = Number(test.scoreModifier ?? 0)
-    console.log(`${test.pass ? 'PASS' : 'FAIL'}  ${name}: ${test.result} (${modifier >= 0 ? '+' : ''}${modifier})`)
+    console.log(
+      `${test.pass ? 'PASS' : 'FAIL'}  ${name}: ${test.result} (${modifier >= 0 ? '+' : ''}${modifier})`
+    )
   }
   const score = Number(summary.score)
   const failed = entries.filter(([, test]) => !test.pass).length
   const ok = score >= REQUIRED_SCORE && failed === 0
-  console.log(`observatory: score ${score}, grade ${summary.grade}, ${summary.testsPassed}/${summary.testsQuantity} tests passed (algorithm ${summary.algorithmVersion}); ${ok ? 'OK' : `FAIL: needs ${REQUIRED_SCORE} and every test passing`}`)
+  console.log(
+    `observatory: score ${score}, grade ${summary.grade}, ${summary.testsPassed}/${summary.testsQuantity} tests passed (algorithm ${summary.algorithmVersion}); ${ok ? 'OK' : `FAIL: needs ${REQUIRED_SCORE} and every test passing`}`
+  )
   return ok ? 0 : 1
 }
 
 /** Runs a command in the repository, its output on ours; throws when it fails. */
 function run(/** @type {string} */ command, /** @type {string[]} */ args) {
   const child = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' })
-  if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${child.status}`)
+  if (child.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${child.status}`)
 }

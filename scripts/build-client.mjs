@@ -33,8 +33,16 @@ if (process.env.SKIP_CLIENT_BUILD === '1' && existsSync(manifestFile)) process.e
  * one file per script it shows, not one per script and weight.
  */
 const FONTS = [
-  { pkg: '@fontsource-variable/noto-sans', family: 'Noto Sans', subsets: ['latin', 'latin-ext', 'cyrillic'] },
-  { pkg: '@fontsource-variable/noto-sans-armenian', family: 'Noto Sans Armenian', subsets: ['armenian'] },
+  {
+    pkg: '@fontsource-variable/noto-sans',
+    family: 'Noto Sans',
+    subsets: ['latin', 'latin-ext', 'cyrillic'],
+  },
+  {
+    pkg: '@fontsource-variable/noto-sans-armenian',
+    family: 'Noto Sans Armenian',
+    subsets: ['armenian'],
+  },
 ]
 /** The lightest and the heaviest weight the stylesheet sets (400, 600 and 700 in between). */
 const WEIGHTS = [400, 700]
@@ -79,12 +87,26 @@ const PAGE_STYLES = {
   './components/contact-form.css': ['/contact-us'],
 }
 /** '/enterprises/*': every project's page (src/content/projects.ts). */
-const PAGE_KINDS = { home: '/', about: '/about', enterprises: '/enterprises', project: '/enterprises/*', contact: '/contact-us', other: null }
+const PAGE_KINDS = {
+  home: '/',
+  about: '/about',
+  enterprises: '/enterprises',
+  project: '/enterprises/*',
+  contact: '/contact-us',
+  other: null,
+}
 
 /** site.css's imports in cascade order. */
-const siteImports = [...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(/^@import ["']([^"']+)["'];$/gm)].map((match) => match[1])
+const siteImports = [
+  ...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(
+    /^@import ["']([^"']+)["'];$/gm
+  ),
+].map((match) => match[1])
 for (const file of Object.keys(PAGE_STYLES)) {
-  if (!siteImports.includes(file)) throw new Error(`build-client: PAGE_STYLES names ${file}, which src/styles/site.css does not import`)
+  if (!siteImports.includes(file))
+    throw new Error(
+      `build-client: PAGE_STYLES names ${file}, which src/styles/site.css does not import`
+    )
 }
 
 /**
@@ -94,12 +116,19 @@ for (const file of Object.keys(PAGE_STYLES)) {
 const siteStylesheets = {
   name: 'site-stylesheets',
   setup(build) {
-    build.onResolve({ filter: /^stylesheet:/ }, ({ path }) => ({ path: path.slice('stylesheet:'.length), namespace: 'site-stylesheet' }))
+    build.onResolve({ filter: /^stylesheet:/ }, ({ path }) => ({
+      path: path.slice('stylesheet:'.length),
+      namespace: 'site-stylesheet',
+    }))
     // Absolute URLs in CSS (url(/default-banner.jpg)) name files in public/, served as they are.
-    build.onResolve({ filter: /^\// }, ({ path, kind }) => (kind === 'url-token' ? { path, external: true } : undefined))
+    build.onResolve({ filter: /^\// }, ({ path, kind }) =>
+      kind === 'url-token' ? { path, external: true } : undefined
+    )
     build.onLoad({ filter: /.*/, namespace: 'site-stylesheet' }, ({ path: kind }) => {
       const page = PAGE_KINDS[kind]
-      const files = siteImports.filter((file) => !PAGE_STYLES[file] || PAGE_STYLES[file].includes(page))
+      const files = siteImports.filter(
+        (file) => !PAGE_STYLES[file] || PAGE_STYLES[file].includes(page)
+      )
       return {
         loader: 'css',
         resolveDir: root,
@@ -150,7 +179,9 @@ const { metafile } = await esbuild.build({
 const outputs = metafile.outputs
 const toUrl = (file) => `/${relative(publicDir, join(root, file)).split('\\').join('/')}`
 function outputOf(entryPoint) {
-  const found = Object.keys(outputs).find((file) => outputs[file].entryPoint === entryPoint && file.endsWith('.js'))
+  const found = Object.keys(outputs).find(
+    (file) => outputs[file].entryPoint === entryPoint && file.endsWith('.js')
+  )
   if (!found) throw new Error(`build-client: no output for ${entryPoint}`)
   return found
 }
@@ -171,15 +202,18 @@ if (outputs[main].cssBundle) rmSync(join(root, outputs[main].cssBundle))
 /** Each page kind's stylesheet text, read from the build and deleted: the manifest carries it. */
 const stylesheets = Object.fromEntries(
   Object.keys(PAGE_KINDS).map((kind) => {
-    const css = Object.keys(outputs).find((file) => outputs[file].entryPoint === `site-stylesheet:${kind}`)
+    const css = Object.keys(outputs).find(
+      (file) => outputs[file].entryPoint === `site-stylesheet:${kind}`
+    )
     if (!css) throw new Error(`build-client: no stylesheet was emitted for ${kind}`)
     const text = readFileSync(join(root, css), 'utf8').trim()
     // The text goes inside <style>: it must not be able to close that element.
-    if (/<\/style/i.test(text)) throw new Error(`build-client: the ${kind} stylesheet contains "</style"`)
+    if (/<\/style/i.test(text))
+      throw new Error(`build-client: the ${kind} stylesheet contains "</style"`)
     rmSync(join(root, css))
     delete outputs[css]
     return [kind, text]
-  }),
+  })
 )
 removeStaleOutputs(new Set(Object.keys(outputs).map((file) => join(root, file))))
 
@@ -214,8 +248,12 @@ const manifest = {
   /** The entry's lazily imported hydration runtime (React): what every island also needs. */
   hydrate: hydrateFiles.map(toUrl),
   /** The inlined stylesheet of each page kind, by the page's path without language prefix ('other': any other). */
-  stylesheets: Object.fromEntries(Object.entries(PAGE_KINDS).map(([kind, page]) => [page ?? 'other', stylesheets[kind]])),
-  islands: Object.fromEntries(islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])),
+  stylesheets: Object.fromEntries(
+    Object.entries(PAGE_KINDS).map(([kind, page]) => [page ?? 'other', stylesheets[kind]])
+  ),
+  islands: Object.fromEntries(
+    islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])
+  ),
 }
 
 const source = `// Generated by scripts/build-client.mjs: the hashed client files. Do not edit.
@@ -230,11 +268,20 @@ try {
 // An unchanged manifest is not rewritten, so wrangler dev does not reload the worker for nothing.
 if (source !== previous) writeFileSync(manifestFile, source)
 
-const gzipKb = (files) => (files.reduce((sum, f) => sum + gzipSync(readFileSync(join(root, f))).length, 0) / 1024).toFixed(1)
+const gzipKb = (files) =>
+  (files.reduce((sum, f) => sum + gzipSync(readFileSync(join(root, f))).length, 0) / 1024).toFixed(
+    1
+  )
 const sizes = [
   `main ${gzipKb([main, ...mainChunks])} KB`,
   `hydrate ${gzipKb(hydrateFiles)} KB`,
-  ...islandFiles.map(({ name, js, css }) => `${name} ${gzipKb(js)} KB${css.length ? ` + css ${gzipKb(css)} KB` : ''}`),
-  `site.css ${Object.entries(stylesheets).map(([kind, text]) => `${kind} ${(gzipSync(text).length / 1024).toFixed(1)}`).join(' / ')} KB (inlined)`,
+  ...islandFiles.map(
+    ({ name, js, css }) => `${name} ${gzipKb(js)} KB${css.length ? ` + css ${gzipKb(css)} KB` : ''}`
+  ),
+  `site.css ${Object.entries(stylesheets)
+    .map(([kind, text]) => `${kind} ${(gzipSync(text).length / 1024).toFixed(1)}`)
+    .join(' / ')} KB (inlined)`,
 ]
-console.log(`client built in ${Math.round(performance.now() - started)} ms, gzip: ${sizes.join(', ')}`)
+console.log(
+  `client built in ${Math.round(performance.now() - started)} ms, gzip: ${sizes.join(', ')}`
+)

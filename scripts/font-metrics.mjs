@@ -45,7 +45,8 @@ const CSS_FILE = path.join(ROOT, 'src/styles/base/fallback-fonts.css')
 
 const LATIN = 'U+0000-02FF, U+1E00-1EFF, U+2000-20CF, U+2100-21FF, U+2212-2215'
 const CYRILLIC = 'U+0400-052F, U+1C80-1C8A, U+2116, U+2DE0-2DFF, U+A640-A69F'
-const DEJAVU_LETTERS = 'U+0041-005A, U+0061-007A, U+00C0-02FF, U+1E00-1EFF, U+20A0-20CF, U+2100-21FF, U+2212-2215'
+const DEJAVU_LETTERS =
+  'U+0041-005A, U+0061-007A, U+00C0-02FF, U+1E00-1EFF, U+20A0-20CF, U+2100-21FF, U+2212-2215'
 const DEJAVU_PUNCTUATION = 'U+0020-0040, U+005B-0060, U+007B-00BF, U+2000-206F'
 const ARMENIAN = 'U+0530-058F, U+FB13-FB17'
 const EVERYTHING = 'U+0000-10FFFF'
@@ -59,17 +60,38 @@ const FACES = [
   { family: 'Noto Sans Fallback', files: ARIAL, range: null, languages: ['en', 'ru'] },
   { family: 'Noto Sans Fallback Roboto', files: ROBOTO, range: LATIN, languages: ['en', 'ru'] },
   { family: 'Noto Sans Fallback Roboto', files: ROBOTO, range: CYRILLIC, languages: ['en', 'ru'] },
-  { family: 'Noto Sans Fallback DejaVu', files: DEJAVU, range: DEJAVU_LETTERS, languages: ['en', 'ru'] },
-  { family: 'Noto Sans Fallback DejaVu', files: DEJAVU, range: DEJAVU_PUNCTUATION, languages: ['ru', 'hy'] },
+  {
+    family: 'Noto Sans Fallback DejaVu',
+    files: DEJAVU,
+    range: DEJAVU_LETTERS,
+    languages: ['en', 'ru'],
+  },
+  {
+    family: 'Noto Sans Fallback DejaVu',
+    files: DEJAVU,
+    range: DEJAVU_PUNCTUATION,
+    languages: ['ru', 'hy'],
+  },
   { family: 'Noto Sans Fallback DejaVu', files: DEJAVU, range: CYRILLIC, languages: ['en', 'ru'] },
-  { family: 'Noto Sans Armenian Fallback', files: DEJAVU, range: ARMENIAN, languages: ['hy'], armenian: true },
+  {
+    family: 'Noto Sans Armenian Fallback',
+    files: DEJAVU,
+    range: ARMENIAN,
+    languages: ['hy'],
+    armenian: true,
+  },
 ]
 /** The stylesheet's two weights: 700 serves 600 and 700 alike, so it is matched to both. */
 const WEIGHTS = { 400: [400], 700: [600, 700] }
 
 const notoFiles = (weight) =>
-  ['latin', 'latin-ext', 'cyrillic'].map((subset) => `node_modules/@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff2`)
-const notoArmenianFiles = (weight) => [`node_modules/@fontsource/noto-sans-armenian/files/noto-sans-armenian-armenian-${weight}-normal.woff2`]
+  ['latin', 'latin-ext', 'cyrillic'].map(
+    (subset) =>
+      `node_modules/@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff2`
+  )
+const notoArmenianFiles = (weight) => [
+  `node_modules/@fontsource/noto-sans-armenian/files/noto-sans-armenian-armenian-${weight}-normal.woff2`,
+]
 
 /** @param {string} spec e.g. 'U+0041-005A, U+2116' @returns {[number, number][]} */
 function parseRange(spec) {
@@ -85,12 +107,20 @@ function seedText() {
   const walk = (value, key) => {
     if (typeof value === 'string') {
       const language = key.startsWith('ru_') ? 'ru' : key.startsWith('arm_') ? 'hy' : 'en'
-      text[language].push(value.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&'))
+      text[language].push(
+        value
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/&nbsp;/g, ' ')
+          .replace(/&amp;/g, '&')
+      )
     } else if (Array.isArray(value)) value.forEach((item) => walk(item, key))
-    else if (value && typeof value === 'object') for (const [name, item] of Object.entries(value)) walk(item, name)
+    else if (value && typeof value === 'object')
+      for (const [name, item] of Object.entries(value)) walk(item, name)
   }
   const dir = path.join(ROOT, 'content-service/seed')
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     walk(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), '')
   }
   return text
@@ -98,7 +128,12 @@ function seedText() {
 
 /** The first file of that name under the font folders. */
 function findSystemFont(name) {
-  const dirs = [...(process.env.FONT_DIRS?.split(':') ?? []), '/usr/share/fonts', path.join(homedir(), '.fonts'), path.join(homedir(), '.local/share/fonts')]
+  const dirs = [
+    ...(process.env.FONT_DIRS?.split(':') ?? []),
+    '/usr/share/fonts',
+    path.join(homedir(), '.fonts'),
+    path.join(homedir(), '.local/share/fonts'),
+  ]
   const search = (dir) => {
     if (!existsSync(dir)) return null
     for (const entry of readdirSync(dir)) {
@@ -115,7 +150,9 @@ function findSystemFont(name) {
     const found = search(dir)
     if (found) return found
   }
-  throw new Error(`font-metrics: ${name} not found in ${dirs.join(', ')} (see this script's header for the packages)`)
+  throw new Error(
+    `font-metrics: ${name} not found in ${dirs.join(', ')} (see this script's header for the packages)`
+  )
 }
 
 /** Advance widths in em, summed over the characters of `text` in `ranges` that one of `fonts` has. */
@@ -142,7 +179,8 @@ function computeFaces() {
       const ranges = parseRange(face.range ?? EVERYTHING)
       const fallback = open(findSystemFont(face.files[weight]))
       const fallbackWidth = widthOf([fallback], sample, ranges)
-      if (fallbackWidth === 0) throw new Error(`font-metrics: no text for ${face.family} ${face.range}`)
+      if (fallbackWidth === 0)
+        throw new Error(`font-metrics: no text for ${face.family} ${face.range}`)
       const ratios = notoWeights.map((notoWeight) => {
         const noto = (face.armenian ? notoArmenianFiles : notoFiles)(notoWeight).map(open)
         return widthOf(noto, sample, ranges) / fallbackWidth
@@ -161,7 +199,7 @@ function computeFaces() {
           'line-gap-override': percent(reference.hhea.lineGap / em / sizeAdjust),
         },
       }
-    }),
+    })
   )
 }
 
@@ -175,10 +213,13 @@ function facesInStylesheet() {
         .split(';')
         .map((line) => line.trim().match(/^([\w-]+)\s*:\s*(.+)$/))
         .filter(Boolean)
-        .map(([, name, value]) => [name, value.trim()]),
+        .map(([, name, value]) => [name, value.trim()])
     )
     const family = descriptors['font-family']?.replace(/['"]/g, '')
-    faces.set(`${family}|${descriptors['font-weight']}|${descriptors['unicode-range'] ?? ''}`, descriptors)
+    faces.set(
+      `${family}|${descriptors['font-weight']}|${descriptors['unicode-range'] ?? ''}`,
+      descriptors
+    )
   }
   return faces
 }
@@ -200,8 +241,15 @@ if (process.argv.includes('--css')) {
       const delta = Math.round((parseFloat(now) - parseFloat(was)) * 10) / 10
       return delta === 0 ? now : `${now} (CSS ${was}, ${delta > 0 ? '+' : ''}${delta})`
     }
-    return { face: `${family} ${weight}${range ? ` ${range.split(',')[0]}…` : ''}`, 'size-adjust': cell('size-adjust'), ascent: cell('ascent-override'), descent: cell('descent-override') }
+    return {
+      face: `${family} ${weight}${range ? ` ${range.split(',')[0]}…` : ''}`,
+      'size-adjust': cell('size-adjust'),
+      ascent: cell('ascent-override'),
+      descent: cell('descent-override'),
+    }
   })
   console.table(rows)
-  console.log(`Compared with ${path.relative(ROOT, CSS_FILE)}; --css prints the computed descriptors.`)
+  console.log(
+    `Compared with ${path.relative(ROOT, CSS_FILE)}; --css prints the computed descriptors.`
+  )
 }

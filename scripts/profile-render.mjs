@@ -23,14 +23,26 @@ const OUT = process.env.PROFILE_OUT || path.join(ROOT, '.wrangler/profile/render
 const token = randomBytes(16).toString('hex')
 /** PROFILE_BYPASS: 'page' (default: rendered from cached payloads), 'all' (every payload from the backend) or 'none' (the cached page). */
 const MODE = process.env.PROFILE_BYPASS || 'page'
-const BYPASS = { ...(MODE === 'none' ? {} : { 'X-Cache-Bypass': MODE, 'X-Cache-Bypass-Token': token }), 'Accept-Encoding': 'gzip, br' }
+const BYPASS = {
+  ...(MODE === 'none' ? {} : { 'X-Cache-Bypass': MODE, 'X-Cache-Bypass-Token': token }),
+  'Accept-Encoding': 'gzip, br',
+}
 
-const site = await startSite({ vars: { CACHE_BYPASS_TOKEN: token }, production: true, logFile: path.join(ROOT, '.wrangler/profile/wrangler.log') })
+const site = await startSite({
+  vars: { CACHE_BYPASS_TOKEN: token },
+  production: true,
+  logFile: path.join(ROOT, '.wrangler/profile/wrangler.log'),
+})
 try {
   const inspector = await findInspector(site.processGroup)
   const targets = await (await fetch(`${inspector}/json/list`)).json()
-  const target = targets.find((t) => /erebuni-site$/.test(t.id)) ?? (targets.length === 1 ? targets[0] : undefined)
-  if (!target) throw new Error(`no site worker among the inspector's targets: ${targets.map((t) => t.id).join(', ')}`)
+  const target =
+    targets.find((t) => /erebuni-site$/.test(t.id)) ??
+    (targets.length === 1 ? targets[0] : undefined)
+  if (!target)
+    throw new Error(
+      `no site worker among the inspector's targets: ${targets.map((t) => t.id).join(', ')}`
+    )
   const session = await connect(target.webSocketDebuggerUrl)
   // Warm up: payloads into KV and the isolate's memos, JIT.
   for (let i = 0; i < 50; i++) await get(site.origin + PAGE)
@@ -71,12 +83,17 @@ function report(profile) {
     files.set(file, (files.get(file) ?? 0) + us)
   }
   const ms = (us) => (us / 1000 / REQUESTS).toFixed(3)
-  const idle = (self.get([...byId.values()].find((n) => n.callFrame.functionName === '(idle)')?.id) ?? 0)
-  console.log(`${REQUESTS} requests of ${PAGE}; sampled ${(total / 1000).toFixed(0)} ms, ${ms(total - idle)} ms/request not idle`)
+  const idle =
+    self.get([...byId.values()].find((n) => n.callFrame.functionName === '(idle)')?.id) ?? 0
+  console.log(
+    `${REQUESTS} requests of ${PAGE}; sampled ${(total / 1000).toFixed(0)} ms, ${ms(total - idle)} ms/request not idle`
+  )
   console.log('\nSelf time per request, by function:')
-  for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms(us).padStart(8)} ms  ${name}`)
+  for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`${ms(us).padStart(8)} ms  ${name}`)
   console.log('\nBy file:')
-  for (const [name, us] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${ms(us).padStart(8)} ms  ${name}`)
+  for (const [name, us] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`${ms(us).padStart(8)} ms  ${name}`)
   console.log(`\nProfile: ${OUT}`)
 }
 
@@ -95,18 +112,23 @@ async function findInspector(processGroup) {
     if (!args.some((arg) => arg.endsWith('wrangler.js')) || index < 0) continue
     return `http://127.0.0.1:${args[index + 1]}`
   }
-  throw new Error('no wrangler process with --inspector-port in the site\'s process group')
+  throw new Error("no wrangler process with --inspector-port in the site's process group")
 }
 
 async function connect(url) {
   // Node's own WebSocket client (global since Node 22, which the `node` devDependency provides).
   const ws = new WebSocket(url)
   ws.binaryType = 'arraybuffer'
-  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject })
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve
+    ws.onerror = reject
+  })
   let next = 1
   const pending = new Map()
   ws.onmessage = (event) => {
-    const message = JSON.parse(typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data))
+    const message = JSON.parse(
+      typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data)
+    )
     if (message.id && pending.has(message.id)) {
       const { resolve, reject } = pending.get(message.id)
       pending.delete(message.id)
@@ -114,11 +136,12 @@ async function connect(url) {
     }
   }
   return {
-    send: (method, params = {}) => new Promise((resolve, reject) => {
-      const id = next++
-      pending.set(id, { resolve, reject })
-      ws.send(JSON.stringify({ id, method, params }))
-    }),
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = next++
+        pending.set(id, { resolve, reject })
+        ws.send(JSON.stringify({ id, method, params }))
+      }),
     close: () => ws.close(),
   }
 }

@@ -32,7 +32,9 @@ const FAILURE_LINES = 80
  */
 const FAILURE_REPORT = /(Failed Tests \d+|^\s{2}1\) )/
 /** How stages are run; tests/tooling/run-tests.test.ts points TEST_RUNNER_NPM at a stand-in script. */
-const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM ? [process.execPath, process.env.TEST_RUNNER_NPM] : ['npm']
+const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM
+  ? [process.execPath, process.env.TEST_RUNNER_NPM]
+  : ['npm']
 
 /**
  * A stage is `{ name, script, summary, browsers }`: `browsers` are the distribution's browsers it
@@ -50,17 +52,34 @@ const LANES = [
   ],
   // The longest stage, alone in its lane: the other lane's five stages together take less.
   // Debian's chromium, unless CHROME_PATH names another (CI: the runner's Google Chrome).
-  [{ name: 'browser tests', script: 'test:e2e', summary: /^(e2e:|browser tests:)/, browsers: process.env.CHROME_PATH ? [] : [SYSTEM_BROWSERS.chromium] }],
+  [
+    {
+      name: 'browser tests',
+      script: 'test:e2e',
+      summary: /^(e2e:|browser tests:)/,
+      browsers: process.env.CHROME_PATH ? [] : [SYSTEM_BROWSERS.chromium],
+    },
+  ],
 ]
 
 const wanted = process.argv.slice(2)
 // TEST_LANES=1: every stage one after another, as before the lanes (a machine with one core, or
 // one busy enough that the stages' time-outs suffer from running side by side).
 const chosenLanes = process.env.TEST_LANES === '1' ? [LANES.flat()] : LANES
-const lanes = chosenLanes.map((lane) => lane.filter((stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)))
-const unknown = wanted.filter((name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name))
+const lanes = chosenLanes.map((lane) =>
+  lane.filter(
+    (stage) => !wanted.length || wanted.includes(stage.name) || wanted.includes(stage.script)
+  )
+)
+const unknown = wanted.filter(
+  (name) => !LANES.flat().some((stage) => stage.name === name || stage.script === name)
+)
 if (unknown.length) {
-  console.error(`npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat().map((stage) => stage.name).join(', ')}`)
+  console.error(
+    `npm test: no stage ${unknown.join(', ')}; stages: ${LANES.flat()
+      .map((stage) => stage.name)
+      .join(', ')}`
+  )
   await exit(2)
 }
 
@@ -75,21 +94,36 @@ const env = {
 }
 const started = Date.now()
 const stages = lanes.flat()
-console.log(`npm test: ${stages.map((stage) => stage.name).join(', ')}; lanes side by side: ${lanes.filter((lane) => lane.length).map((lane) => lane.map((stage) => stage.name).join(' -> ')).join(' | ')}`)
+console.log(
+  `npm test: ${stages.map((stage) => stage.name).join(', ')}; lanes side by side: ${lanes
+    .filter((lane) => lane.length)
+    .map((lane) => lane.map((stage) => stage.name).join(' -> '))
+    .join(' | ')}`
+)
 console.log(`npm test: each stage's output and its servers' logs go to ${logDir}/`)
 
 // The browsers the chosen stages drive, before anything runs: installed when this machine can,
 // else the run stops here, naming the command that installs them.
-const browsers = provideBrowsers({ who: 'npm test', needs: [...new Set(stages.flatMap((stage) => stage.browsers ?? []))], logFile: path.join(logDir, 'apt-get.log') })
+const browsers = provideBrowsers({
+  who: 'npm test',
+  needs: [...new Set(stages.flatMap((stage) => stage.browsers ?? []))],
+  logFile: path.join(logDir, 'apt-get.log'),
+})
 if (!browsers.ok) {
   console.log(browsers.message)
   await exit(1)
 }
 
 // The client bundle once, before the stages' servers start (scripts/build-client.mjs, SKIP_CLIENT_BUILD).
-const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, encoding: 'utf8', env: { ...env, SKIP_CLIENT_BUILD: process.env.SKIP_CLIENT_BUILD ?? '0' } })
+const build = spawnSync(process.execPath, ['scripts/build-client.mjs'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  env: { ...env, SKIP_CLIENT_BUILD: process.env.SKIP_CLIENT_BUILD ?? '0' },
+})
 if (build.status !== 0) {
-  console.log(`FAIL client build (node scripts/build-client.mjs, exit ${build.status}):\n${build.stdout}${build.stderr}`)
+  console.log(
+    `FAIL client build (node scripts/build-client.mjs, exit ${build.status}):\n${build.stdout}${build.stderr}`
+  )
   await exit(1)
 }
 
@@ -106,19 +140,27 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   })
 }
 
-await Promise.all(lanes.map(async (lane) => {
-  for (const stage of lane) if (!stopping) results.push(await runStage(stage))
-}))
+await Promise.all(
+  lanes.map(async (lane) => {
+    for (const stage of lane) if (!stopping) results.push(await runStage(stage))
+  })
+)
 
 const failed = results.filter((result) => !result.ok)
 const total = Math.round((Date.now() - started) / 1000)
-console.log(`npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s`).join(', ')}; ${total} s in all`)
+console.log(
+  `npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s`).join(', ')}; ${total} s in all`
+)
 if (failed.length) {
-  console.log(`npm test: FAILED: ${failed.map((r) => `${r.stage.name} (log: ${r.log})`).join(', ')}`)
+  console.log(
+    `npm test: FAILED: ${failed.map((r) => `${r.stage.name} (log: ${r.log})`).join(', ')}`
+  )
   await exit(1)
 }
 if (!process.env.KEEP_TEST_LOGS) rmSync(logDir, { recursive: true, force: true })
-console.log(`npm test: all ${results.length} stages passed${process.env.KEEP_TEST_LOGS ? `; logs kept in ${logDir}/` : ''}`)
+console.log(
+  `npm test: all ${results.length} stages passed${process.env.KEEP_TEST_LOGS ? `; logs kept in ${logDir}/` : ''}`
+)
 
 /**
  * Exits once everything printed so far has been written: process.exit() alone cuts off output
@@ -136,7 +178,12 @@ async function runStage(stage) {
   const out = createWriteStream(log)
   const begin = Date.now()
   console.log(`-> ${stage.name}: npm run ${stage.script}`)
-  const child = spawn(NPM, [...NPM_ARGS, 'run', '--silent', stage.script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(NPM, [...NPM_ARGS, 'run', '--silent', stage.script], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
@@ -153,18 +200,25 @@ async function runStage(stage) {
   running.delete(child)
   await new Promise((resolve) => out.end(resolve))
   const seconds = Math.round((Date.now() - begin) / 1000)
-  const lines = readFileSync(log, 'utf8').split('\n').map((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd())
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .map((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd())
   if (code === 0) {
     const picked = stage.summary ? lines.filter((line) => stage.summary?.test(line)) : []
-    const summary = (picked.length ? picked : lines.filter(Boolean).slice(-1)).map((line) => line.trim()).join('; ')
+    const summary = (picked.length ? picked : lines.filter(Boolean).slice(-1))
+      .map((line) => line.trim())
+      .join('; ')
     console.log(`ok ${stage.name} (${seconds} s): ${summary}`)
     return { stage, ok: true, seconds, log }
   }
   const shown = lines.filter((line) => line && !line.startsWith('[WebServer]'))
   const report = shown.findIndex((line) => FAILURE_REPORT.test(line))
-  const excerpt = report >= 0 ? shown.slice(report, report + FAILURE_LINES) : shown.slice(-FAILURE_LINES)
+  const excerpt =
+    report >= 0 ? shown.slice(report, report + FAILURE_LINES) : shown.slice(-FAILURE_LINES)
   if (report >= 0 && report + FAILURE_LINES < shown.length) excerpt.push('...', ...shown.slice(-4))
-  console.log(`FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). ${report >= 0 ? 'Its failure report' : 'The end of its log'}:`)
+  console.log(
+    `FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). ${report >= 0 ? 'Its failure report' : 'The end of its log'}:`
+  )
   for (const line of excerpt) console.log(`  | ${line}`)
   console.log(`FAIL ${stage.name}: whole log ${log}; servers' logs beside it in ${logDir}/`)
   return { stage, ok: false, seconds, log }

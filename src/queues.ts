@@ -7,7 +7,11 @@ import { handleContactBatch, handleContactDeadLetterBatch } from './contact'
 import { handleRepurgeBatch } from './content/repurge'
 import type { Bindings } from './env'
 
-type QueueHandler = (batch: MessageBatch<unknown>, env: Bindings, ctx: ExecutionContext) => Promise<void>
+type QueueHandler = (
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  ctx: ExecutionContext
+) => Promise<void>
 
 const HANDLERS: [suffix: string, handler: QueueHandler][] = [
   ['-contact-dead-letters', handleContactDeadLetterBatch],
@@ -20,7 +24,11 @@ export function queueHandlerFor(queue: string): QueueHandler | undefined {
   return HANDLERS.find(([suffix]) => queue.endsWith(suffix))?.[1]
 }
 
-export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Bindings, ctx: ExecutionContext): Promise<void> {
+export async function handleQueueBatch(
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  ctx: ExecutionContext
+): Promise<void> {
   const handler = queueHandlerFor(batch.queue)
   if (!handler) throw new Error(`no consumer for queue ${batch.queue}`)
   await handler(batch, env, ctx)

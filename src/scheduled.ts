@@ -10,7 +10,11 @@ import { pagePurgerFor } from './middleware/page-cache/purge'
 import { reportBackgroundError } from './observability'
 import { PAGE_PATHS } from './routes/pages'
 
-export async function scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
+export async function scheduled(
+  controller: ScheduledController,
+  env: Bindings,
+  ctx: ExecutionContext
+): Promise<void> {
   const timeout = Number(env.API_TIMEOUT_MS)
   const report = await runScheduledRefresh({
     env,
@@ -28,6 +32,8 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     },
   })
   if (report.refreshed.length || report.failed.length) {
-    console.log(`scheduled refresh: ${report.refreshed.length} refreshed, changed [${report.changed}], failed [${report.failed}], purged [${report.purged}]`)
+    console.log(
+      `scheduled refresh: ${report.refreshed.length} refreshed, changed [${report.changed}], failed [${report.failed}], purged [${report.purged}]`
+    )
   }
 }

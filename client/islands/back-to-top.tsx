@@ -24,7 +24,10 @@ type Browser = {
   cancelAnimationFrame(handle: number): void
   addEventListener(type: string, listener: () => void, options?: { passive: boolean }): void
   removeEventListener(type: string, listener: () => void): void
-  document: { activeElement: unknown; querySelector(selector: string): { focus(options: { preventScroll: boolean }): void } | null }
+  document: {
+    activeElement: unknown
+    querySelector(selector: string): { focus(options: { preventScroll: boolean }): void } | null
+  }
 }
 const browser = () => globalThis as unknown as Browser
 
@@ -80,13 +83,28 @@ export function BackToTop({ label }: BackToTopProps) {
     await scrollToTop()
     // The button hides at the top; move focus to the start of the page rather than lose it.
     const win = browser()
-    if (win.document.activeElement === button.current) win.document.querySelector('.navbar__brand')?.focus({ preventScroll: true })
+    if (win.document.activeElement === button.current)
+      win.document.querySelector('.navbar__brand')?.focus({ preventScroll: true })
   }
 
   return (
-    <button ref={button} type="button" className="back-to-top" aria-label={label} hidden={!visible} onClick={() => void goToTop()}>
+    <button
+      ref={button}
+      type="button"
+      className="back-to-top"
+      aria-label={label}
+      hidden={!visible}
+      onClick={() => void goToTop()}
+    >
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d="M12 19V5M5 12l7-7 7 7" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M12 19V5M5 12l7-7 7 7"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.25"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     </button>
   )

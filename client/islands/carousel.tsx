@@ -52,7 +52,10 @@ type Dom = {
   querySelector(selector: string): Dom | null
   querySelectorAll(selector: string): Iterable<Dom>
   contains(node: unknown): boolean
-  addEventListener(type: string, listener: (event: { target: unknown; relatedTarget?: unknown }) => void): void
+  addEventListener(
+    type: string,
+    listener: (event: { target: unknown; relatedTarget?: unknown }) => void
+  ): void
   scrollLeft: number
 }
 type Browser = {
@@ -115,14 +118,29 @@ export function Carousel({ previousLabel, nextLabel, pauseLabel, playLabel }: Ca
 
   return (
     <div ref={controls} className="carousel__controls" hidden={mode === 'static'}>
-      <button type="button" className="carousel__arrow carousel__arrow--prev" aria-label={previousLabel} onClick={() => swiper.current?.slidePrev()}>
+      <button
+        type="button"
+        className="carousel__arrow carousel__arrow--prev"
+        aria-label={previousLabel}
+        onClick={() => swiper.current?.slidePrev()}
+      >
         <Chevron d="M15 5l-7 7 7 7" />
       </button>
-      <button type="button" className="carousel__arrow carousel__arrow--next" aria-label={nextLabel} onClick={() => swiper.current?.slideNext()}>
+      <button
+        type="button"
+        className="carousel__arrow carousel__arrow--next"
+        aria-label={nextLabel}
+        onClick={() => swiper.current?.slideNext()}
+      >
         <Chevron d="M9 5l7 7-7 7" />
       </button>
       {mode === 'still' ? null : (
-        <button type="button" className="carousel__play" aria-label={mode === 'playing' ? pauseLabel : playLabel} onClick={togglePlaying}>
+        <button
+          type="button"
+          className="carousel__play"
+          aria-label={mode === 'playing' ? pauseLabel : playLabel}
+          onClick={togglePlaying}
+        >
           <Chevron d={mode === 'playing' ? 'M9 6v12M15 6v12' : 'M8 5l11 7-11 7z'} />
         </button>
       )}
@@ -133,7 +151,14 @@ export function Carousel({ previousLabel, nextLabel, pauseLabel, playLabel }: Ca
 function Chevron({ d }: { d: string }) {
   return (
     <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d={d} fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={d}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.25"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   )
 }
@@ -151,7 +176,13 @@ function followFocus(root: Dom, instance: Swiper) {
     root.scrollLeft = 0
     browser().requestAnimationFrame(() => {
       root.scrollLeft = 0
-      instance.slideToLoop(Number((slide as unknown as { dataset: { swiperSlideIndex?: string } }).dataset.swiperSlideIndex ?? 0), 0)
+      instance.slideToLoop(
+        Number(
+          (slide as unknown as { dataset: { swiperSlideIndex?: string } }).dataset
+            .swiperSlideIndex ?? 0
+        ),
+        0
+      )
     })
   })
   root.addEventListener('focusout', ({ relatedTarget }) => {

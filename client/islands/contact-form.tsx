@@ -60,9 +60,27 @@ type ContactAnswer = { ok?: boolean; message?: string; errors?: ContactErrors }
 
 const EMPTY: ContactValues = { name: '', email: '', comments: '' }
 const FIELDS = [
-  { field: 'name', id: 'contact-name', type: 'text', autoComplete: 'name', maxLength: NAME_INPUT_MAX },
-  { field: 'email', id: 'contact-email', type: 'email', autoComplete: 'email', maxLength: EMAIL_INPUT_MAX },
-  { field: 'comments', id: 'contact-comments', type: 'textarea', autoComplete: undefined, maxLength: COMMENTS_INPUT_MAX },
+  {
+    field: 'name',
+    id: 'contact-name',
+    type: 'text',
+    autoComplete: 'name',
+    maxLength: NAME_INPUT_MAX,
+  },
+  {
+    field: 'email',
+    id: 'contact-email',
+    type: 'email',
+    autoComplete: 'email',
+    maxLength: EMAIL_INPUT_MAX,
+  },
+  {
+    field: 'comments',
+    id: 'contact-comments',
+    type: 'textarea',
+    autoComplete: undefined,
+    maxLength: COMMENTS_INPUT_MAX,
+  },
 ] as const
 
 type Focusable = { focus(): void }
@@ -72,7 +90,14 @@ function errorsOf(values: ContactValues): ContactErrors {
   return result.ok ? {} : result.errors
 }
 
-export function ContactForm({ action, endpoint, texts, values: initialValues, errors: initialErrors, notice: initialNotice }: ContactFormProps) {
+export function ContactForm({
+  action,
+  endpoint,
+  texts,
+  values: initialValues,
+  errors: initialErrors,
+  notice: initialNotice,
+}: ContactFormProps) {
   const [values, setValues] = useState<ContactValues>(initialValues ?? EMPTY)
   const [errors, setErrors] = useState<ContactErrors>(initialErrors ?? {})
   // Spec section 5: validate on submit, then on every change.
@@ -84,7 +109,11 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
   const inFlight = useRef(false)
   const inputs = useRef<Partial<Record<ContactField, Focusable | null>>>({})
   const labels = { name: texts.nameLabel, email: texts.emailLabel, comments: texts.messageLabel }
-  const placeholders = { name: texts.namePlaceholder, email: texts.emailPlaceholder, comments: texts.messagePlaceholder }
+  const placeholders = {
+    name: texts.namePlaceholder,
+    email: texts.emailPlaceholder,
+    comments: texts.messagePlaceholder,
+  }
 
   function change(field: ContactField, value: string) {
     const next = { ...values, [field]: value }
@@ -134,10 +163,24 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
 
   return (
     <>
-      <form className="contact-form" method="post" action={action} noValidate aria-busy={submitting} onSubmit={submit}>
-        {texts.title && <h2 className="contact-form__title" style={wholeWordsStyle(texts.title)}>{texts.title}</h2>}
+      <form
+        className="contact-form"
+        method="post"
+        action={action}
+        noValidate
+        aria-busy={submitting}
+        onSubmit={submit}
+      >
+        {texts.title && (
+          <h2 className="contact-form__title" style={wholeWordsStyle(texts.title)}>
+            {texts.title}
+          </h2>
+        )}
         {notice && (
-          <p className={`contact-form__notice contact-form__notice--${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          <p
+            className={`contact-form__notice contact-form__notice--${notice.kind}`}
+            role={notice.kind === 'error' ? 'alert' : 'status'}
+          >
             {notice.text}
           </p>
         )}
@@ -160,12 +203,20 @@ export function ContactForm({ action, endpoint, texts, values: initialValues, er
             ref: (element: unknown) => {
               inputs.current[field] = element as Focusable | null
             },
-            onChange: (event: { target: unknown }) => change(field, (event.target as { value: string }).value),
+            onChange: (event: { target: unknown }) =>
+              change(field, (event.target as { value: string }).value),
           }
           return (
-            <div key={field} className={error ? 'contact-form__field has-error' : 'contact-form__field'}>
+            <div
+              key={field}
+              className={error ? 'contact-form__field has-error' : 'contact-form__field'}
+            >
               <label htmlFor={id}>{labels[field]}</label>
-              {type === 'textarea' ? <textarea rows={6} {...common} /> : <input type={type} {...common} />}
+              {type === 'textarea' ? (
+                <textarea rows={6} {...common} />
+              ) : (
+                <input type={type} {...common} />
+              )}
               {error && (
                 <p id={`${id}-error`} className="contact-form__error">
                   {texts.messages[error]}

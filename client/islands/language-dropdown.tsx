@@ -43,7 +43,8 @@ export function LanguageDropdown({ current, label, entries }: LanguageDropdownPr
 
   function choose(event: MouseEvent, lng: Lng) {
     // Modified clicks (new tab, new window) keep the plain link.
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return
     event.preventDefault()
     setOpen(false)
     const browser = globalThis as unknown as Browser
@@ -61,7 +62,11 @@ export function LanguageDropdown({ current, label, entries }: LanguageDropdownPr
   }
 
   return (
-    <div className={open ? 'lang-dropdown is-open' : 'lang-dropdown'} onKeyDown={closeOnEscape} onBlur={closeOnFocusOut}>
+    <div
+      className={open ? 'lang-dropdown is-open' : 'lang-dropdown'}
+      onKeyDown={closeOnEscape}
+      onBlur={closeOnFocusOut}
+    >
       <button
         ref={button}
         type="button"

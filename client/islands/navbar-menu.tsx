@@ -56,7 +56,8 @@ export function NavbarMenu({ label, controls }: NavbarMenuProps) {
   useEffect(() => {
     const navbar = toggle()?.closest('.navbar')
     if (!navbar) return
-    const markSticky = () => navbar.classList.toggle('is-sticky', browser().scrollY >= STICKY_FROM_PX)
+    const markSticky = () =>
+      navbar.classList.toggle('is-sticky', browser().scrollY >= STICKY_FROM_PX)
     markSticky()
     browser().addEventListener('scroll', markSticky, { passive: true })
     return () => browser().removeEventListener('scroll', markSticky)

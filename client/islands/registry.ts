@@ -15,16 +15,25 @@ export const islands = {
   // Below the fold on every screen, and the heaviest island (Swiper).
   carousel: { load: () => import('./carousel').then((m) => m.Carousel), hydrate: 'visible' },
   'contact-form': { load: () => import('./contact-form').then((m) => m.ContactForm) },
-  'language-dropdown': { load: () => import('./language-dropdown').then((m) => m.LanguageDropdown) },
+  'language-dropdown': {
+    load: () => import('./language-dropdown').then((m) => m.LanguageDropdown),
+  },
   'navbar-menu': { load: () => import('./navbar-menu').then((m) => m.NavbarMenu) },
 } as const
 
 export type IslandName = keyof typeof islands
 
 /** The props an island takes: what the server serializes and the client reads back. */
-export type IslandProps<N extends IslandName> = ComponentProps<Awaited<ReturnType<(typeof islands)[N]['load']>>>
+export type IslandProps<N extends IslandName> = ComponentProps<
+  Awaited<ReturnType<(typeof islands)[N]['load']>>
+>
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 
 // Fails to compile when an island takes props that JSON cannot carry (functions, Dates, Maps).
-null satisfies { [N in IslandName]: IslandProps<N> } extends Record<IslandName, { [key: string]: Json }> ? null : never
+null satisfies { [N in IslandName]: IslandProps<N> } extends Record<
+  IslandName,
+  { [key: string]: Json }
+>
+  ? null
+  : never

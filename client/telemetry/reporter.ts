@@ -26,7 +26,8 @@ const queue: VitalMetric[] = []
 let errorsSent = 0
 
 const page = () => location.pathname.slice(0, LIMITS.page)
-const cut = (text: unknown, max: number) => (typeof text === 'string' && text ? text.slice(0, max) : undefined)
+const cut = (text: unknown, max: number) =>
+  typeof text === 'string' && text ? text.slice(0, max) : undefined
 
 function send(path: string, beacon: VitalsBeacon | ClientErrorsBeacon): void {
   try {
@@ -41,7 +42,8 @@ function enqueue({ name, value, rating, id, navigationType }: Metric): void {
 }
 
 function flushVitals(): void {
-  while (queue.length > 0) send(VITALS_PATH, { page: page(), metrics: queue.splice(0, LIMITS.metrics) })
+  while (queue.length > 0)
+    send(VITALS_PATH, { page: page(), metrics: queue.splice(0, LIMITS.metrics) })
 }
 
 function reportError(error: ClientError): void {
@@ -51,8 +53,14 @@ function reportError(error: ClientError): void {
 }
 
 function describeError(kind: ClientError['kind'], error: unknown, message?: string): ClientError {
-  const text = message || (error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error))
-  return { kind, message: cut(text, LIMITS.message) ?? 'unknown error', stack: cut(error instanceof Error ? error.stack : '', LIMITS.stack) }
+  const text =
+    message ||
+    (error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error))
+  return {
+    kind,
+    message: cut(text, LIMITS.message) ?? 'unknown error',
+    stack: cut(error instanceof Error ? error.stack : '', LIMITS.stack),
+  }
 }
 
 /** What an error wraps, as ' (because: ...)': a chunk-load failure says why the chunk did not load. */
@@ -76,7 +84,13 @@ export function startTelemetry(): void {
   addEventListener('pagehide', flushVitals)
   addEventListener('error', (event) => {
     const position = event.lineno ? { line: event.lineno, column: event.colno } : {}
-    reportError({ ...describeError('error', event.error, event.message), source: cut(event.filename, LIMITS.source), ...position })
+    reportError({
+      ...describeError('error', event.error, event.message),
+      source: cut(event.filename, LIMITS.source),
+      ...position,
+    })
   })
-  addEventListener('unhandledrejection', (event) => reportError(describeError('unhandledrejection', event.reason)))
+  addEventListener('unhandledrejection', (event) =>
+    reportError(describeError('unhandledrejection', event.reason))
+  )
 }

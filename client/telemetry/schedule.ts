@@ -15,7 +15,8 @@ export function startTelemetryWhenIdle(): void {
   afterLoadWhenIdle(() => {
     import('./reporter').then(
       (reporter) => reporter.startTelemetry(),
-      (error: unknown) => reportUnlessLeaving(() => console.warn('telemetry chunk failed to load', error)),
+      (error: unknown) =>
+        reportUnlessLeaving(() => console.warn('telemetry chunk failed to load', error))
     )
   }, IDLE_TIMEOUT_MS)
 }

@@ -66,7 +66,10 @@ export function ToastItem({ item, closeLabel, onHold, itemRef }: ToastItemProps)
     const element = event.currentTarget as unknown as Draggable
     element.classList.toggle('is-dragging', false)
     onHold(dragging, false)
-    if (event.type === 'pointerup' && Math.abs(current.dx) >= DISMISS_DRAG_RATIO * element.offsetWidth) {
+    if (
+      event.type === 'pointerup' &&
+      Math.abs(current.dx) >= DISMISS_DRAG_RATIO * element.offsetWidth
+    ) {
       element.style.opacity = '0'
       toast.dismiss(item.id)
       return
@@ -88,12 +91,24 @@ export function ToastItem({ item, closeLabel, onHold, itemRef }: ToastItemProps)
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
     >
-      <svg className="toast__icon" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <svg
+        className="toast__icon"
+        width="20"
+        height="20"
+        viewBox="0 0 24 24"
+        aria-hidden="true"
+        focusable="false"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d={item.type === 'error' ? 'M12 7v6M12 16.5v.5' : 'M7.5 12.5l3 3 6-6.5'} />
       </svg>
       <div className="toast__message">{resolveValue(item.message, item)}</div>
-      <button type="button" className="toast__close" aria-label={closeLabel} onClick={() => toast.dismiss(item.id)}>
+      <button
+        type="button"
+        className="toast__close"
+        aria-label={closeLabel}
+        onClick={() => toast.dismiss(item.id)}
+      >
         <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path d="M6 6l12 12M18 6L6 18" />
         </svg>

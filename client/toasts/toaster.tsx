@@ -13,7 +13,14 @@
  * no live region that is in the page before the first toast.
  */
 import './toaster.css'
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+} from 'react'
 import { resolveValue, toast, useToaster } from 'react-hot-toast/headless'
 import { ToastItem } from './toast-item'
 
@@ -32,7 +39,14 @@ export type ToasterProps = {
 /** The browser APIs used here; the worker's tsconfig compiles this file too, without the DOM lib. */
 type Focusable = { focus(): void; isConnected?: boolean }
 type Container = { contains(node: unknown): boolean }
-type Key = { key: string; code: string; altKey: boolean; ctrlKey: boolean; metaKey: boolean; preventDefault(): void }
+type Key = {
+  key: string
+  code: string
+  altKey: boolean
+  ctrlKey: boolean
+  metaKey: boolean
+  preventDefault(): void
+}
 type Browser = {
   document: { activeElement: { blur?(): void } | null }
   addEventListener(type: string, listener: (event: Key) => void): void
@@ -47,10 +61,17 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
   const region = useRef<HTMLElement>(null)
   const returnFocusTo = useRef<Focusable | null>(null)
   const newest = toasts.find((item) => item.visible)
-  const within = (node: unknown) => (region.current as unknown as Container | null)?.contains(node) ?? false
+  const within = (node: unknown) =>
+    (region.current as unknown as Container | null)?.contains(node) ?? false
 
   const hold = useCallback((reason: string, held: boolean) => {
-    setHolds((current) => (held === current.includes(reason) ? current : held ? [...current, reason] : current.filter((r) => r !== reason)))
+    setHolds((current) =>
+      held === current.includes(reason)
+        ? current
+        : held
+          ? [...current, reason]
+          : current.filter((r) => r !== reason)
+    )
   }, [])
 
   // react-hot-toast keeps one pause for all toasts: start it when the first hold comes, end it with the last.
@@ -68,7 +89,8 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
     const onBlur = () => hold('window', true)
     const onFocus = () => hold('window', false)
     const onKeyDown = (event: Key) => {
-      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyT' || !newestId) return
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyT' || !newestId)
+        return
       event.preventDefault()
       returnFocusTo.current = win.document.activeElement as Focusable | null
       elements.current.get(newestId)?.focus()
@@ -96,7 +118,14 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
   }
 
   return (
-    <section ref={region} className="toaster" aria-label={`${label} (Alt+T)`} onKeyDown={onKeyDown} onFocus={() => hold('focus', true)} onBlur={onBlur}>
+    <section
+      ref={region}
+      className="toaster"
+      aria-label={`${label} (Alt+T)`}
+      onKeyDown={onKeyDown}
+      onFocus={() => hold('focus', true)}
+      onBlur={onBlur}
+    >
       <ol className="toaster__list">
         {toasts.map((item) => (
           <ToastItem
@@ -113,10 +142,14 @@ export function Toaster({ label, closeLabel }: ToasterProps) {
       </ol>
       {/* Always present, so a new message is announced; keyed, so a repeated one is announced again. */}
       <p className="toaster__announcer" role="status">
-        {newest && newest.type !== 'error' ? <span key={newest.id}>{resolveValue(newest.message, newest)}</span> : null}
+        {newest && newest.type !== 'error' ? (
+          <span key={newest.id}>{resolveValue(newest.message, newest)}</span>
+        ) : null}
       </p>
       <p className="toaster__announcer" role="alert">
-        {newest?.type === 'error' ? <span key={newest.id}>{resolveValue(newest.message, newest)}</span> : null}
+        {newest?.type === 'error' ? (
+          <span key={newest.id}>{resolveValue(newest.message, newest)}</span>
+        ) : null}
       </p>
     </section>
   )

@@ -21,18 +21,24 @@ const META_FILE = 'page-meta.json'
 export function readSeed(dir = SEED_DIR) {
   const pages = {}
   let pageMeta = {}
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(readFileSync(path.join(dir, file), 'utf8'))
     if (file === META_FILE) {
       pageMeta = data
       continue
     }
     const slug = file.slice(0, -'.json'.length)
-    if (!PAGE_SLUGS.includes(slug)) throw new Error(`seed/${file}: unknown page; expected one of ${PAGE_SLUGS.join(', ')}, ${META_FILE}`)
+    if (!PAGE_SLUGS.includes(slug))
+      throw new Error(
+        `seed/${file}: unknown page; expected one of ${PAGE_SLUGS.join(', ')}, ${META_FILE}`
+      )
     pages[slug] = data
   }
   for (const page of Object.keys(pageMeta)) {
-    if (!page.startsWith('/')) throw new Error(`seed/${META_FILE}: page key "${page}" must start with "/"`)
+    if (!page.startsWith('/'))
+      throw new Error(`seed/${META_FILE}: page key "${page}" must start with "/"`)
   }
   return { pages, pageMeta }
 }
@@ -41,17 +47,25 @@ export function readSeed(dir = SEED_DIR) {
 export function buildSeedStatements({ pages, pageMeta }) {
   const statements = ['DELETE FROM pages', 'DELETE FROM page_meta']
   for (const [slug, payload] of Object.entries(pages)) {
-    statements.push(`INSERT INTO pages (slug, payload) VALUES (${literal(slug)}, ${literal(JSON.stringify(payload))})`)
+    statements.push(
+      `INSERT INTO pages (slug, payload) VALUES (${literal(slug)}, ${literal(JSON.stringify(payload))})`
+    )
   }
   for (const [page, payload] of Object.entries(pageMeta)) {
-    statements.push(`INSERT INTO page_meta (page, payload) VALUES (${literal(page)}, ${literal(JSON.stringify(payload))})`)
+    statements.push(
+      `INSERT INTO page_meta (page, payload) VALUES (${literal(page)}, ${literal(JSON.stringify(payload))})`
+    )
   }
   return statements
 }
 
 /** The statements as one .sql file for `wrangler d1 execute --file`. */
 export function buildSeedSql(seed) {
-  return `-- Generated from content-service/seed/*.json by content-service/scripts/seed-sql.mjs\n${buildSeedStatements(seed).map((s) => `${s};`).join('\n')}\n`
+  return `-- Generated from content-service/seed/*.json by content-service/scripts/seed-sql.mjs\n${buildSeedStatements(
+    seed
+  )
+    .map((s) => `${s};`)
+    .join('\n')}\n`
 }
 
 /** Site-relative image URLs ('/images/...') named anywhere in the seed that are missing from public/. */
@@ -59,7 +73,11 @@ export function findMissingImages(seed, publicDir = PUBLIC_DIR) {
   const missing = new Set()
   const visit = (value) => {
     if (typeof value === 'string') {
-      if (/^\/[^/].*\.(jpe?g|png|svg|webp|ico)$/i.test(value) && !existsSync(path.join(publicDir, value))) missing.add(value)
+      if (
+        /^\/[^/].*\.(jpe?g|png|svg|webp|ico)$/i.test(value) &&
+        !existsSync(path.join(publicDir, value))
+      )
+        missing.add(value)
     } else if (value && typeof value === 'object') {
       for (const child of Object.values(value)) visit(child)
     }

@@ -29,11 +29,13 @@ const { values } = parseArgs({
   },
 })
 if (values.local && values.remote) throw new Error('Pass --local or --remote, not both')
-if (values.remote && !values.env) throw new Error('Pass --env staging or --env production with --remote')
+if (values.remote && !values.env)
+  throw new Error('Pass --env staging or --env production with --remote')
 
 const seed = readSeed()
 const missing = findMissingImages(seed)
-if (missing.length) console.warn(`warning: images named in the seed are missing from public/: ${missing.join(', ')}`)
+if (missing.length)
+  console.warn(`warning: images named in the seed are missing from public/: ${missing.join(', ')}`)
 
 const sqlFile = path.join(ROOT, '.wrangler/tmp/content-seed.sql')
 mkdirSync(path.dirname(sqlFile), { recursive: true })
@@ -42,7 +44,16 @@ writeFileSync(sqlFile, buildSeedSql(seed))
 const target = values.remote
   ? ['--remote', '--yes', `--env=${values.env}`]
   : ['--local', '--persist-to', path.resolve(values['persist-to'] ?? DEFAULT_PERSIST)]
-const args = ['d1', 'execute', 'CONTENT_DB', '--config', path.join(ROOT, 'content-service/wrangler.toml'), '--file', sqlFile, ...target]
+const args = [
+  'd1',
+  'execute',
+  'CONTENT_DB',
+  '--config',
+  path.join(ROOT, 'content-service/wrangler.toml'),
+  '--file',
+  sqlFile,
+  ...target,
+]
 
 // Wrangler needs Node 22: prefer the `node` devDependency in node_modules/.bin over the machine's.
 const bin = path.join(ROOT, 'node_modules/.bin')
@@ -50,11 +61,19 @@ const result = spawnSync(path.join(bin, 'wrangler'), args, {
   cwd: ROOT,
   stdio: ['inherit', 'pipe', 'inherit'],
   encoding: 'utf8',
-  env: { ...process.env, WRANGLER_SEND_METRICS: 'false', PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
+  env: {
+    ...process.env,
+    WRANGLER_SEND_METRICS: 'false',
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+  },
 })
 if (result.status !== 0) {
   process.stdout.write(result.stdout ?? '')
-  console.error(`seeding failed${values.remote ? '' : ' (did `npm run content:migrate` run first?)'}`)
+  console.error(
+    `seeding failed${values.remote ? '' : ' (did `npm run content:migrate` run first?)'}`
+  )
   process.exit(result.status ?? 1)
 }
-console.log(`seeded ${Object.keys(seed.pages).length} pages and ${Object.keys(seed.pageMeta).length} page meta entries${values.remote ? ` (remote, ${values.env})` : ` into ${path.relative(ROOT, target[2]) || target[2]}`}`)
+console.log(
+  `seeded ${Object.keys(seed.pages).length} pages and ${Object.keys(seed.pageMeta).length} page meta entries${values.remote ? ` (remote, ${values.env})` : ` into ${path.relative(ROOT, target[2]) || target[2]}`}`
+)

@@ -23,7 +23,9 @@ app.use('*', async (c, next) => {
 app.route('/api/:product', pages)
 app.route('/api/:product', messages)
 
-app.notFound((c) => errorResponse(c, 404, `Not found: ${c.req.method} ${new URL(c.req.url).pathname}`))
+app.notFound((c) =>
+  errorResponse(c, 404, `Not found: ${c.req.method} ${new URL(c.req.url).pathname}`)
+)
 
 app.onError((error, c) => {
   console.error('content service error', error)

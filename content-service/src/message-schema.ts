@@ -7,7 +7,8 @@ import { z } from 'zod'
 /** Letters of any script (with their combining marks), spaces, hyphens and apostrophes. */
 const NAME_PATTERN = /^[\p{L}\p{M}\s'’-]+$/u
 /** The shape zod's own e-mail check accepts, minus quoted local parts: good enough to reject typos. */
-const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+.-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/
+const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+.-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/
 
 export const MessageSchema = z.object({
   name: z

@@ -15,13 +15,19 @@ export type NewMessage = { name: string; email: string; comments: string }
 
 /** The payload stored for a page, or null when the database has not been seeded with it. */
 export async function getPage(db: D1Database, slug: PageSlug): Promise<unknown> {
-  const row = await db.prepare('SELECT payload FROM pages WHERE slug = ?').bind(slug).first<{ payload: string }>()
+  const row = await db
+    .prepare('SELECT payload FROM pages WHERE slug = ?')
+    .bind(slug)
+    .first<{ payload: string }>()
   return row ? JSON.parse(row.payload) : null
 }
 
 /** The meta payload of a page key such as '/about', or null for an unknown page. */
 export async function getPageMeta(db: D1Database, page: string): Promise<unknown> {
-  const row = await db.prepare('SELECT payload FROM page_meta WHERE page = ?').bind(page).first<{ payload: string }>()
+  const row = await db
+    .prepare('SELECT payload FROM page_meta WHERE page = ?')
+    .bind(page)
+    .first<{ payload: string }>()
   return row ? JSON.parse(row.payload) : null
 }
 
@@ -32,11 +38,15 @@ export async function getPageMeta(db: D1Database, page: string): Promise<unknown
 export type InsertOutcome = { kind: 'stored' | 'replayed'; id: number } | { kind: 'conflict' }
 
 /** Stores a message, once per idempotency key (none: always a new row). */
-export async function insertMessage(db: D1Database, message: NewMessage, idempotencyKey?: string): Promise<InsertOutcome> {
+export async function insertMessage(
+  db: D1Database,
+  message: NewMessage,
+  idempotencyKey?: string
+): Promise<InsertOutcome> {
   const row = await db
     .prepare(
       `INSERT INTO messages (name, email, comments, idempotency_key) VALUES (?, ?, ?, ?)
-       ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
+       ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`
     )
     .bind(message.name, message.email, message.comments, idempotencyKey ?? null)
     .first<{ id: number }>()
@@ -47,6 +57,9 @@ export async function insertMessage(db: D1Database, message: NewMessage, idempot
     .bind(idempotencyKey)
     .first<{ id: number } & NewMessage>()
   if (!stored) throw new Error('INSERT INTO messages conflicted on a key it cannot find')
-  const same = stored.name === message.name && stored.email === message.email && stored.comments === message.comments
+  const same =
+    stored.name === message.name &&
+    stored.email === message.email &&
+    stored.comments === message.comments
   return same ? { kind: 'replayed', id: stored.id } : { kind: 'conflict' }
 }

@@ -1,6 +1,12 @@
 /** Types of figures-file.mjs (see its header). */
 export type Section = { name: string; title: string; blocks: string[] }
-export type Run = { sections: Section[]; complete: boolean; date: string; machine: string; command: string }
+export type Run = {
+  sections: Section[]
+  complete: boolean
+  date: string
+  machine: string
+  command: string
+}
 export const FIGURES_START: string
 export const FIGURES_END: string
 export function figuresSection(markdown: string, file: string): { start: number; end: number }

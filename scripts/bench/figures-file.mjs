@@ -22,9 +22,15 @@ export function figuresSection(markdown, file) {
   const start = markdown.indexOf(FIGURES_START)
   const end = markdown.indexOf(FIGURES_END)
   const fix = `put a line ${FIGURES_START} and a line ${FIGURES_END} around the place the figures go`
-  if (start < 0 || end < 0 || end < start) throw new Error(`${file} has no figures section to replace: ${fix}`)
-  if (markdown.indexOf(FIGURES_START, start + 1) >= 0 || markdown.indexOf(FIGURES_END, end + 1) >= 0) {
-    throw new Error(`${file} has more than one figures section: keep one ${FIGURES_START} … ${FIGURES_END}`)
+  if (start < 0 || end < 0 || end < start)
+    throw new Error(`${file} has no figures section to replace: ${fix}`)
+  if (
+    markdown.indexOf(FIGURES_START, start + 1) >= 0 ||
+    markdown.indexOf(FIGURES_END, end + 1) >= 0
+  ) {
+    throw new Error(
+      `${file} has more than one figures section: keep one ${FIGURES_START} … ${FIGURES_END}`
+    )
   }
   return { start: start + FIGURES_START.length, end }
 }
@@ -47,9 +53,10 @@ export function replaceFigures(markdown, run, file = 'the file') {
       const [open, close] = markers(section.name)
       const from = figures.indexOf(open)
       const to = figures.indexOf(close, from)
-      figures = from >= 0 && to >= 0
-        ? figures.slice(0, from) + text + figures.slice(to + close.length)
-        : `${figures.trimEnd()}\n\n${text}\n`
+      figures =
+        from >= 0 && to >= 0
+          ? figures.slice(0, from) + text + figures.slice(to + close.length)
+          : `${figures.trimEnd()}\n\n${text}\n`
     }
   }
   return markdown.slice(0, start) + figures + markdown.slice(end)

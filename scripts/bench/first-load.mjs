@@ -38,7 +38,13 @@ const ROUNDS = Number(process.env.BENCH_FIRST_LOAD_ROUNDS) || 3
 const PHONE = { width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true }
 const LONG_TASK_MS = 50
 const THROTTLING = 4
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'loading', 'toplevel']
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink',
+  'loading',
+  'toplevel',
+]
 
 export const step = {
   name: 'first-load',
@@ -47,15 +53,25 @@ export const step = {
   async run({ site, report, withLighthouse }) {
     const pages = pathList(process.env.BENCH_FIRST_LOAD_PAGES, everyPage().join(','))
     for (const target of pathList(process.env.BENCH_FIRST_LOAD_TRACE, '')) {
-      console.log(`\n${target}: the renderer main thread's time by trace event (self time, and self CPU time), first load, unthrottled`)
+      console.log(
+        `\n${target}: the renderer main thread's time by trace event (self time, and self CPU time), first load, unthrottled`
+      )
       console.table((await traceBreakdown(new URL(target, site.origin).href)).slice(0, 30))
     }
-    const { chromium, rows } = await measureFirstLoad({ origin: site.origin, pages, rounds: ROUNDS, log: console.log })
+    const { chromium, rows } = await measureFirstLoad({
+      origin: site.origin,
+      pages,
+      rounds: ROUNDS,
+      log: console.log,
+    })
     const lighthouse = new Map()
     if (withLighthouse) {
-      for (const target of [FLOOR_PAGE_PATH, ...pages]) lighthouse.set(target, await lighthouseFigures(new URL(target, site.origin).href))
+      for (const target of [FLOOR_PAGE_PATH, ...pages])
+        lighthouse.set(target, await lighthouseFigures(new URL(target, site.origin).href))
     }
-    report.text(`\nFirst load at ${PHONE.width} px, ${chromium}, medians of ${ROUNDS} round(s); each page beside the plain page (floor) served by the same worker`)
+    report.text(
+      `\nFirst load at ${PHONE.width} px, ${chromium}, medians of ${ROUNDS} round(s); each page beside the plain page (floor) served by the same worker`
+    )
     const { table, verdict } = firstLoadTable(rows, lighthouse)
     report.table(table)
     report.text(verdict.join('\n'))
@@ -72,7 +88,11 @@ export const step = {
  */
 export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }) {
   const executable = await chromiumPath()
-  const browser = await puppeteer.launch({ executablePath: executable, args: CHROMIUM_ARGS, headless: true })
+  const browser = await puppeteer.launch({
+    executablePath: executable,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  })
   try {
     const targets = [FLOOR_PAGE_PATH, ...pages]
     /** @type {Map<string, LoadFigures[]>} */
@@ -143,7 +163,10 @@ function loadThrottled(browser, url) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING })
     await page.tracing.start({ categories: TRACE_CATEGORIES })
     await page.goto(url, { waitUntil: 'networkidle0', timeout: 120_000 })
-    const { tasks, committing } = mainThreadTasks(readTrace(await page.tracing.stop()).traceEvents, url)
+    const { tasks, committing } = mainThreadTasks(
+      readTrace(await page.tracing.stop()).traceEvents,
+      url
+    )
     // The commit's own task (a new document's window and script context, the first bytes parsed)
     // is reported apart: the plain page pays it too.
     const long = tasks.filter((task) => task !== committing && task.dur / 1000 > LONG_TASK_MS)
@@ -168,11 +191,22 @@ function readTrace(data) {
  * @param {string} url
  */
 export function mainThreadTasks(events, url) {
-  const commit = events.find((event) => event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url)
+  const commit = events.find(
+    (event) =>
+      event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url
+  )
   if (!commit) return { tasks: [], start: 0, thread: null, committing: undefined }
   const thread = { pid: commit.pid, tid: commit.tid }
-  const onThread = events.filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.name === 'RunTask' && event.ph === 'X')
-  const committing = onThread.find((task) => task.ts <= commit.ts && commit.ts <= task.ts + task.dur)
+  const onThread = events.filter(
+    (event) =>
+      event.pid === thread.pid &&
+      event.tid === thread.tid &&
+      event.name === 'RunTask' &&
+      event.ph === 'X'
+  )
+  const committing = onThread.find(
+    (task) => task.ts <= commit.ts && commit.ts <= task.ts + task.dur
+  )
   const start = committing?.ts ?? commit.ts
   return { tasks: onThread.filter((task) => task.ts >= start), start, thread, committing }
 }
@@ -180,7 +214,8 @@ export function mainThreadTasks(events, url) {
 /** @param {string} page @param {LoadFigures[]} runs @returns {FirstLoadRow} */
 function summarize(page, runs) {
   // A run whose trace missed a figure (NaN) is left out of that figure's median.
-  const middle = (/** @type {keyof LoadFigures} */ key) => median(runs.map((run) => run[key]).filter((value) => !Number.isNaN(value)))
+  const middle = (/** @type {keyof LoadFigures} */ key) =>
+    median(runs.map((run) => run[key]).filter((value) => !Number.isNaN(value)))
   return {
     page,
     layoutMs: middle('layoutMs'),
@@ -223,22 +258,52 @@ export function firstLoadTable(rows, lighthouse) {
       'longest @4x ms': Math.round(row.longestTaskMs),
       'blocking @4x ms': Math.round(row.blockingMs),
       ...(lighthouse.size
-        ? { 'Lighthouse perf': runsOf(row.page).map((run) => run.performance).join(' / '), 'TBT ms': runsOf(row.page).map((run) => run['TBT ms']).join(' / '), CLS: runsOf(row.page).map((run) => run.CLS).join(' / ') }
+        ? {
+            'Lighthouse perf': runsOf(row.page)
+              .map((run) => run.performance)
+              .join(' / '),
+            'TBT ms': runsOf(row.page)
+              .map((run) => run['TBT ms'])
+              .join(' / '),
+            CLS: runsOf(row.page)
+              .map((run) => run.CLS)
+              .join(' / '),
+          }
         : {}),
     }
   })
-  const over = pages.filter((row) => (row.layoutMs + row.styleMs) / floorWork > 2).map((row) => row.page)
-  const long = pages.filter((row) => row.longTasks > 0).map((row) => `${row.page} (${Math.round(row.longestTaskMs)} ms)`)
-  const belowFull = pages.filter((row) => runsOf(row.page).some((run) => Number(run.performance) < 100 || Number(run['TBT ms']) > LONG_TASK_MS)).map((row) => row.page)
+  const over = pages
+    .filter((row) => (row.layoutMs + row.styleMs) / floorWork > 2)
+    .map((row) => row.page)
+  const long = pages
+    .filter((row) => row.longTasks > 0)
+    .map((row) => `${row.page} (${Math.round(row.longestTaskMs)} ms)`)
+  const belowFull = pages
+    .filter((row) =>
+      runsOf(row.page).some(
+        (run) => Number(run.performance) < 100 || Number(run['TBT ms']) > LONG_TASK_MS
+      )
+    )
+    .map((row) => row.page)
   const verdict = [
     `floor (plain page): layout ${floor.layoutMs.toFixed(1)} ms + style ${floor.styleMs.toFixed(1)} ms; ${floor.fontLookups} font lookups; at 4x, the commit's task ${Math.round(floor.commitTaskMs)} ms, then ${floor.longTasks} long task(s) (longest ${Math.round(floor.longestTaskMs)} ms)` +
-      (lighthouse.size ? `; Lighthouse ${runsOf(floor.page).map((run) => `${run.performance} (TBT ${run['TBT ms']} ms)`).join(', ')}` : ''),
-    over.length ? `layout+style over 2x the floor's: ${over.join(', ')}` : `layout+style within 2x the floor's on all ${pages.length} pages`,
+      (lighthouse.size
+        ? `; Lighthouse ${runsOf(floor.page)
+            .map((run) => `${run.performance} (TBT ${run['TBT ms']} ms)`)
+            .join(', ')}`
+        : ''),
+    over.length
+      ? `layout+style over 2x the floor's: ${over.join(', ')}`
+      : `layout+style within 2x the floor's on all ${pages.length} pages`,
     long.length
       ? `a task over ${LONG_TASK_MS} ms at 4x throttling after the commit's (median run): ${long.join(', ')}`
       : `no task over ${LONG_TASK_MS} ms at 4x throttling after the commit's (median run) on any page`,
     ...(lighthouse.size
-      ? [belowFull.length ? `Lighthouse below 100 or TBT over ${LONG_TASK_MS} ms in a run: ${belowFull.join(', ')}` : `Lighthouse 100 with TBT at most ${LONG_TASK_MS} ms in every run of every page`]
+      ? [
+          belowFull.length
+            ? `Lighthouse below 100 or TBT over ${LONG_TASK_MS} ms in a run: ${belowFull.join(', ')}`
+            : `Lighthouse 100 with TBT at most ${LONG_TASK_MS} ms in every run of every page`,
+        ]
       : []),
   ]
   return { table, verdict }
@@ -250,7 +315,11 @@ export function firstLoadTable(rows, lighthouse) {
  */
 export async function traceBreakdown(url) {
   const executable = await chromiumPath()
-  const browser = await puppeteer.launch({ executablePath: executable, args: CHROMIUM_ARGS, headless: true })
+  const browser = await puppeteer.launch({
+    executablePath: executable,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  })
   try {
     const trace = await inFreshTab(browser, async ({ page }) => {
       await page.tracing.start({ categories: TRACE_CATEGORIES })
@@ -260,7 +329,13 @@ export async function traceBreakdown(url) {
     const { thread, start } = mainThreadTasks(trace.traceEvents, url)
     if (!thread) throw new Error('the trace has no renderer main thread')
     const events = trace.traceEvents
-      .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X' && event.ts >= start)
+      .filter(
+        (event) =>
+          event.pid === thread.pid &&
+          event.tid === thread.tid &&
+          event.ph === 'X' &&
+          event.ts >= start
+      )
       .sort((a, b) => a.ts - b.ts || b.dur - a.dur)
     /** @type {Map<string, { self: number, selfCpu: number, total: number, count: number }>} */
     const byName = new Map()
@@ -269,7 +344,8 @@ export async function traceBreakdown(url) {
     const selfOf = new Map()
     const selfCpuOf = new Map()
     for (const event of events) {
-      while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= event.ts) stack.pop()
+      while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= event.ts)
+        stack.pop()
       const parent = stack[stack.length - 1]
       if (parent) {
         selfOf.set(parent, (selfOf.get(parent) ?? parent.dur) - event.dur)

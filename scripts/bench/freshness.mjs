@@ -34,9 +34,30 @@ const LANGUAGES = ['', '/en', '/ru']
 const ORIGIN = 'https://cms.simulated'
 
 const SCENARIOS = [
-  { name: 'defaults (30 data centres, 20 req/s)', dcs: 30, rps: 20, ttl: 300, pageTtl: 60, hook: false },
-  { name: 'busy day (300 data centres, 1,000 req/s)', dcs: 300, rps: 1000, ttl: 300, pageTtl: 60, hook: false },
-  { name: 'busy day, CMS calls the publish hook', dcs: 300, rps: 1000, ttl: 300, pageTtl: 60, hook: true },
+  {
+    name: 'defaults (30 data centres, 20 req/s)',
+    dcs: 30,
+    rps: 20,
+    ttl: 300,
+    pageTtl: 60,
+    hook: false,
+  },
+  {
+    name: 'busy day (300 data centres, 1,000 req/s)',
+    dcs: 300,
+    rps: 1000,
+    ttl: 300,
+    pageTtl: 60,
+    hook: false,
+  },
+  {
+    name: 'busy day, CMS calls the publish hook',
+    dcs: 300,
+    rps: 1000,
+    ttl: 300,
+    pageTtl: 60,
+    hook: true,
+  },
 ]
 
 /** The real code, bundled once (bundleRealCode). */
@@ -56,7 +77,9 @@ async function simulateNetwork(report) {
     if (process.env.SIMULATE_ONLY && !scenario.name.includes(process.env.SIMULATE_ONLY)) continue
     rows.push(await simulate(scenario))
   }
-  report.text(`\nFreshness across the network: ${HOURS} simulated hours each, KV propagation 0-${PROPAGATION_S} s, an edit per payload every ~${EDIT_EVERY_S / 60} min`)
+  report.text(
+    `\nFreshness across the network: ${HOURS} simulated hours each, KV propagation 0-${PROPAGATION_S} s, an edit per payload every ~${EDIT_EVERY_S / 60} min`
+  )
   report.table(rows)
   return rows
 }
@@ -91,7 +114,10 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
   const duration = HOURS * 3600
 
   // The backend: each payload's edit times; its version at t is the number of edits up to t.
-  const payloadIds = [...['get-home-page', 'get-about-page', 'get-enterprises-page', 'contact-us', 'navbar-data'], ...PAGES.map((page) => `meta:${page}`)]
+  const payloadIds = [
+    ...['get-home-page', 'get-about-page', 'get-enterprises-page', 'contact-us', 'navbar-data'],
+    ...PAGES.map((page) => `meta:${page}`),
+  ]
   const edits = Object.fromEntries(payloadIds.map((id) => [id, editTimes(random, duration)]))
   const versionAt = (id, t) => countUpTo(edits[id], t)
   const backendCalls = Object.fromEntries(payloadIds.map((id) => [id, []]))
@@ -100,23 +126,44 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
     const endpoint = url.pathname.split('/').pop()
     const id = endpoint === 'page-meta-data' ? `meta:${url.searchParams.get('page')}` : endpoint
     backendCalls[id].push(now() / 1000)
-    return new Response(JSON.stringify({ payload: payloadOf(endpoint, `v${versionAt(id, now() / 1000)}`) }), { headers: { 'Content-Type': 'application/json' } })
+    return new Response(
+      JSON.stringify({ payload: payloadOf(endpoint, `v${versionAt(id, now() / 1000)}`) }),
+      { headers: { 'Content-Type': 'application/json' } }
+    )
   }
 
   const kv = networkKv(dcs, random, now)
-  const env = (dc) => ({ API_HOST: ORIGIN, PRODUCT: 'erebuni', META_PATH: 'site', CONTENT_TTL: String(ttl), CONTENT_CACHE: kv.view(dc) })
-  const sources = code.createContentClient({ env: env(0), waitUntil: () => undefined }).sources(PAGES)
-  const idOfTag = new Map(sources.map((source) => [source.tag, source.endpoint === 'page-meta-data' ? `meta:${source.tag.split(':').pop()}` : source.endpoint]))
+  const env = (dc) => ({
+    API_HOST: ORIGIN,
+    PRODUCT: 'erebuni',
+    META_PATH: 'site',
+    CONTENT_TTL: String(ttl),
+    CONTENT_CACHE: kv.view(dc),
+  })
+  const sources = code
+    .createContentClient({ env: env(0), waitUntil: () => undefined })
+    .sources(PAGES)
+  const idOfTag = new Map(
+    sources.map((source) => [
+      source.tag,
+      source.endpoint === 'page-meta-data'
+        ? `meta:${source.tag.split(':').pop()}`
+        : source.endpoint,
+    ])
+  )
   const keyOfId = new Map(sources.map((source) => [idOfTag.get(source.tag), source.key]))
 
-  const pagePaths = LANGUAGES.flatMap((prefix) => PAGES.map((page) => ({ path: `${prefix}${page}`, ids: idsOf(page) })))
+  const pagePaths = LANGUAGES.flatMap((prefix) =>
+    PAGES.map((page) => ({ path: `${prefix}${page}`, ids: idsOf(page) }))
+  )
   const edges = Array.from({ length: dcs }, () => new Map())
   const purger = {
     kind: 'workers-cache',
     async purgeTags(tags) {
       const ids = new Set(tags.map((tag) => idOfTag.get(tag)))
       for (const edge of edges) {
-        for (const [pagePath, entry] of edge) if (entry.ids.some((id) => ids.has(id))) edge.delete(pagePath)
+        for (const [pagePath, entry] of edge)
+          if (entry.ids.some((id) => ids.has(id))) edge.delete(pagePath)
       }
     },
   }
@@ -145,7 +192,11 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
     })
     const versions = {}
     for (const id of page.ids) {
-      const payload = await cache.read(keyOfId.get(id), async () => Promise.reject(new Error('the simulation pre-fills KV')), (stored) => stored)
+      const payload = await cache.read(
+        keyOfId.get(id),
+        async () => Promise.reject(new Error('the simulation pre-fills KV')),
+        (stored) => stored
+      )
       versions[id] = Number(versionField(id, payload).slice(1))
     }
     return { ids: page.ids, versions, storedAt: now() }
@@ -170,7 +221,9 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
   await settle()
   kv.publishEverywhere()
   let nextEdit = 0
-  const allEdits = payloadIds.flatMap((id) => edits[id].map((t) => ({ t, id }))).sort((a, b) => a.t - b.t)
+  const allEdits = payloadIds
+    .flatMap((id) => edits[id].map((t) => ({ t, id })))
+    .sort((a, b) => a.t - b.t)
   let carry = 0
 
   for (let t = 1; t <= duration; t++) {
@@ -179,10 +232,27 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
       while (nextEdit < allEdits.length && allEdits[nextEdit].t <= t) {
         const { id } = allEdits[nextEdit++]
         const endpoint = id.startsWith('meta:') ? 'page-meta-data' : id
-        await code.refreshPayloads({ env: env(Math.floor(random() * dcs)), waitUntil, purger, repurge, pages: PAGES, endpoints: [endpoint], force: true, now })
+        await code.refreshPayloads({
+          env: env(Math.floor(random() * dcs)),
+          waitUntil,
+          purger,
+          repurge,
+          pages: PAGES,
+          endpoints: [endpoint],
+          force: true,
+          now,
+        })
       }
     }
-    if (t % 60 === 0) await code.runScheduledRefresh({ env: env(Math.floor(random() * dcs)), waitUntil, purger, repurge, pages: PAGES, now })
+    if (t % 60 === 0)
+      await code.runScheduledRefresh({
+        env: env(Math.floor(random() * dcs)),
+        waitUntil,
+        purger,
+        repurge,
+        pages: PAGES,
+        now,
+      })
     for (let i = delayed.length - 1; i >= 0; i--) {
       if (delayed[i].at <= t) await purger.purgeTags(delayed.splice(i, 1)[0].tags)
     }
@@ -213,12 +283,24 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
 
   return {
     scenario: name,
-    'backend calls per payload per CONTENT_TTL (max)': Math.max(...payloadIds.map((id) => maxInWindow(backendCalls[id], ttl))),
-    'backend calls per payload per hour': Number((payloadIds.reduce((sum, id) => sum + backendCalls[id].length, 0) / payloadIds.length / HOURS).toFixed(1)),
-    'KV writes per payload key per second (max)': kv.maxWritesPerKeyPerSecond((key) => key.startsWith('payload:')),
+    'backend calls per payload per CONTENT_TTL (max)': Math.max(
+      ...payloadIds.map((id) => maxInWindow(backendCalls[id], ttl))
+    ),
+    'backend calls per payload per hour': Number(
+      (
+        payloadIds.reduce((sum, id) => sum + backendCalls[id].length, 0) /
+        payloadIds.length /
+        HOURS
+      ).toFixed(1)
+    ),
+    'KV writes per payload key per second (max)': kv.maxWritesPerKeyPerSecond((key) =>
+      key.startsWith('payload:')
+    ),
     'worst staleness (s)': worst,
     'visits with stale content': `${((staleVisits / visits) * 100).toFixed(2)}%`,
-    bound: hook ? `about ${PROPAGATION_S} s (the queued second purge after ${code.REPURGE_DELAY_SECONDS} s)` : `CONTENT_TTL + ${PROPAGATION_S} = ${ttl + PROPAGATION_S} s`,
+    bound: hook
+      ? `about ${PROPAGATION_S} s (the queued second purge after ${code.REPURGE_DELAY_SECONDS} s)`
+      : `CONTENT_TTL + ${PROPAGATION_S} = ${ttl + PROPAGATION_S} s`,
   }
 }
 
@@ -230,7 +312,11 @@ function networkKv(dcs, random, now) {
   function delayOf(version, dc) {
     if (dc === version.origin || version.everywhere) return 0
     let perDc = delays.get(version)
-    if (!perDc) delays.set(version, (perDc = new Float64Array(dcs).map(() => random() * PROPAGATION_S * 1000)))
+    if (!perDc)
+      delays.set(
+        version,
+        (perDc = new Float64Array(dcs).map(() => random() * PROPAGATION_S * 1000))
+      )
     return perDc[dc]
   }
   function write(key, value, origin) {
@@ -251,7 +337,9 @@ function networkKv(dcs, random, now) {
             const version = list[i]
             if (version.writtenAt + delayOf(version, dc) <= now()) {
               if (version.value === null) return null
-              return type === 'json' || type?.type === 'json' ? JSON.parse(version.value) : version.value
+              return type === 'json' || type?.type === 'json'
+                ? JSON.parse(version.value)
+                : version.value
             }
           }
           return null
@@ -271,20 +359,28 @@ function networkKv(dcs, random, now) {
     /** Drops versions every data centre has moved past. */
     prune() {
       for (const [key, list] of versions) {
-        const settled = list.findLastIndex((version) => version.everywhere || version.writtenAt + PROPAGATION_S * 1000 <= now())
+        const settled = list.findLastIndex(
+          (version) => version.everywhere || version.writtenAt + PROPAGATION_S * 1000 <= now()
+        )
         if (settled > 0) versions.set(key, list.slice(settled))
       }
     },
     maxWritesPerKeyPerSecond(isCounted) {
       let max = 0
-      for (const [key, counts] of writeSeconds) if (isCounted(key)) for (const count of counts.values()) max = Math.max(max, count)
+      for (const [key, counts] of writeSeconds)
+        if (isCounted(key)) for (const count of counts.values()) max = Math.max(max, count)
       return max
     },
   }
 }
 
 function idsOf(page) {
-  const own = { '/': ['get-home-page'], '/about': ['get-about-page'], '/enterprises': ['get-enterprises-page'], '/contact-us': [] }[page]
+  const own = {
+    '/': ['get-home-page'],
+    '/about': ['get-about-page'],
+    '/enterprises': ['get-enterprises-page'],
+    '/contact-us': [],
+  }[page]
   return [...own, 'navbar-data', 'contact-us', `meta:${page}`]
 }
 
@@ -317,7 +413,12 @@ function versionField(id, payload) {
 /** Edit times of one payload in seconds: exponential gaps with mean EDIT_EVERY_S. */
 function editTimes(random, duration) {
   const times = []
-  for (let t = -Math.log(1 - random()) * EDIT_EVERY_S; t < duration; t += -Math.log(1 - random()) * EDIT_EVERY_S) times.push(Math.ceil(t))
+  for (
+    let t = -Math.log(1 - random()) * EDIT_EVERY_S;
+    t < duration;
+    t += -Math.log(1 - random()) * EDIT_EVERY_S
+  )
+    times.push(Math.ceil(t))
   return times
 }
 

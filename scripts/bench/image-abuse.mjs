@@ -33,15 +33,31 @@ const ACCEPT_WEBP = 'image/webp,image/png,image/*;q=0.8'
 
 /** The signature the site's views put in `s` (src/images/image-signature.ts): HMAC-SHA256, base64url, 16 characters. */
 function signedAddress(secret, src, width, fallback) {
-  const signature = createHmac('sha256', secret).update(`${src}\n${width}\n${fallback ?? ''}`).digest('base64url').slice(0, 16)
-  const encode = (value) => encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  const signature = createHmac('sha256', secret)
+    .update(`${src}\n${width}\n${fallback ?? ''}`)
+    .digest('base64url')
+    .slice(0, 16)
+  const encode = (value) =>
+    encodeURIComponent(value).replace(
+      /[!'()*]/g,
+      (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`
+    )
   return `/_image?src=${encode(src)}&w=${width}${fallback ? `&fallback=${encode(fallback)}` : ''}&s=${signature}`
 }
 
 /** The loopback CMS: empty payloads, counted uploads. */
 async function startOrigin() {
-  const big = await sharp(randomBytes(BIG_SIDE * BIG_SIDE * 3), { raw: { width: BIG_SIDE, height: BIG_SIDE, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer()
-  const photo = await cameraPhoto('bench-abuse-photo', { width: 4000, height: 3000, noise: 4, quality: 80 })
+  const big = await sharp(randomBytes(BIG_SIDE * BIG_SIDE * 3), {
+    raw: { width: BIG_SIDE, height: BIG_SIDE, channels: 3 },
+  })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
+  const photo = await cameraPhoto('bench-abuse-photo', {
+    width: 4000,
+    height: 3000,
+    noise: 4,
+    quality: 80,
+  })
   const downloads = new Map()
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://origin')
@@ -56,7 +72,10 @@ async function startOrigin() {
     }
     downloads.set(url.pathname, (downloads.get(url.pathname) ?? 0) + 1)
     const body = file === 'photo.jpg' ? photo : big
-    response.writeHead(200, { 'Content-Type': file === 'photo.jpg' ? 'image/jpeg' : 'image/png', 'Content-Length': body.byteLength })
+    response.writeHead(200, {
+      'Content-Type': file === 'photo.jpg' ? 'image/jpeg' : 'image/png',
+      'Content-Length': body.byteLength,
+    })
     response.end(body)
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -79,15 +98,27 @@ function respellingsOf(address) {
     (n) => `${address}&cb=${n}`,
     (n) => `${address}#${n}`,
     (n) => `/_image?cb=${n}&${url.search.slice(1)}`,
-    (n) => `/_image?src=${encodeURIComponent(n % 2 ? src.toUpperCase() : src.replace(/\.(\w+)$/, (ext) => ext.toUpperCase()))}${rest}`,
-    (n) => address.replace(/%[0-9A-F]{2}/g, (escape) => (n % 2 ? escape.toLowerCase() : `%25${escape.slice(1)}`)),
-    (n) => `/_image?src=${encodeURIComponent(src.replace(/\/(?=[^/]*$)/, `/${'./'.repeat(n + 1)}`))}${rest}`,
-    (n) => `/_image?src=${encodeURIComponent(src.replace(/\/(?=[^/]*$)/, '/'.repeat(n + 2)))}${rest}`,
-    (n) => `/_image?${[...params].reverse().map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}${'&'.repeat(n)}`,
+    (n) =>
+      `/_image?src=${encodeURIComponent(n % 2 ? src.toUpperCase() : src.replace(/\.(\w+)$/, (ext) => ext.toUpperCase()))}${rest}`,
+    (n) =>
+      address.replace(/%[0-9A-F]{2}/g, (escape) =>
+        n % 2 ? escape.toLowerCase() : `%25${escape.slice(1)}`
+      ),
+    (n) =>
+      `/_image?src=${encodeURIComponent(src.replace(/\/(?=[^/]*$)/, `/${'./'.repeat(n + 1)}`))}${rest}`,
+    (n) =>
+      `/_image?src=${encodeURIComponent(src.replace(/\/(?=[^/]*$)/, '/'.repeat(n + 2)))}${rest}`,
+    (n) =>
+      `/_image?${[...params]
+        .reverse()
+        .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+        .join('&')}${'&'.repeat(n)}`,
     (n) => `${address}&w=${url.searchParams.get('w')}${n ? `&x${n}=1` : ''}`,
     (n) => `/_image?src=${encodeURIComponent(`${src}?v=${n}`)}${rest}`,
   ]
-  return Array.from({ length: RESPELLINGS }, (_, i) => kinds[i % kinds.length](Math.floor(i / kinds.length)))
+  return Array.from({ length: RESPELLINGS }, (_, i) =>
+    kinds[i % kinds.length](Math.floor(i / kinds.length))
+  )
 }
 
 async function respellingFigures(site, origin, secret, label, src) {
@@ -102,7 +133,8 @@ async function respellingFigures(site, origin, secret, label, src) {
     const response = await fetch(site.origin + respelled, { headers: { Accept: ACCEPT_WEBP } })
     await response.arrayBuffer()
     if (response.headers.get('X-Image-Cache') === 'miss') transforms++
-    const key = `${response.status} ${response.headers.get('X-Image-Reason') ?? response.headers.get('X-Image-Cache') ?? ''}`.trim()
+    const key =
+      `${response.status} ${response.headers.get('X-Image-Reason') ?? response.headers.get('X-Image-Cache') ?? ''}`.trim()
     statuses.set(key, (statuses.get(key) ?? 0) + 1)
   }
   return {
@@ -138,16 +170,24 @@ async function memoryFigures(site, origin, secret) {
   const started = performance.now()
   const answers = await Promise.all(
     Array.from({ length: CONCURRENT_MISSES }, async (_, i) => {
-      const response = await fetch(site.origin + signedAddress(secret, `${origin.origin}/uploads/big-${i}.png`, 640), { headers: { Accept: ACCEPT_WEBP } })
+      const response = await fetch(
+        site.origin + signedAddress(secret, `${origin.origin}/uploads/big-${i}.png`, 640),
+        { headers: { Accept: ACCEPT_WEBP } }
+      )
       await response.arrayBuffer()
-      return { status: response.status, reason: response.headers.get('X-Image-Reason') ?? response.headers.get('X-Image-Cache'), ms: performance.now() - started }
-    }),
+      return {
+        status: response.status,
+        reason: response.headers.get('X-Image-Reason') ?? response.headers.get('X-Image-Cache'),
+        ms: performance.now() - started,
+      }
+    })
   )
   // Background transforms (a visitor who stopped waiting) finish within the budget: keep sampling.
   await new Promise((resolve) => setTimeout(resolve, 3_000))
   clearInterval(sampler)
   const outcomes = new Map()
-  for (const { status, reason } of answers) outcomes.set(`${status} ${reason}`, (outcomes.get(`${status} ${reason}`) ?? 0) + 1)
+  for (const { status, reason } of answers)
+    outcomes.set(`${status} ${reason}`, (outcomes.get(`${status} ${reason}`) ?? 0) + 1)
   return {
     misses: CONCURRENT_MISSES,
     'original MB': (origin.bigBytes / 1024 / 1024).toFixed(1),
@@ -169,7 +209,9 @@ export const step = {
 }
 
 async function measureImageAbuse(report) {
-  report.text(`\nImage route fences: ${RESPELLINGS} respellings of one address, then ${CONCURRENT_MISSES} concurrent misses of 24 MB originals`)
+  report.text(
+    `\nImage route fences: ${RESPELLINGS} respellings of one address, then ${CONCURRENT_MISSES} concurrent misses of 24 MB originals`
+  )
   const origin = await startOrigin()
   const secret = randomBytes(16).toString('hex')
   const site = await startSite({
@@ -180,13 +222,29 @@ async function measureImageAbuse(report) {
   })
   try {
     report.table([
-      await respellingFigures(site, origin, secret, 'CMS photo (3 MB JPEG)', `${origin.origin}/uploads/photo.jpg`),
-      await respellingFigures(site, origin, secret, 'bundled image', '/images/banners/home-hero-1.jpg'),
+      await respellingFigures(
+        site,
+        origin,
+        secret,
+        'CMS photo (3 MB JPEG)',
+        `${origin.origin}/uploads/photo.jpg`
+      ),
+      await respellingFigures(
+        site,
+        origin,
+        secret,
+        'bundled image',
+        '/images/banners/home-hero-1.jpg'
+      ),
     ])
-    report.text('downloads: counted by the origin; transforms: answers marked X-Image-Cache: miss (target: 0 beyond the first)')
+    report.text(
+      'downloads: counted by the origin; transforms: answers marked X-Image-Cache: miss (target: 0 beyond the first)'
+    )
     const memory = await memoryFigures(site, origin, secret)
     report.table([memory])
-    report.text(`workerd resident memory under ${CONCURRENT_MISSES} concurrent misses of 24 MB originals: +${memory['MB added']} MB (target: under 128 MB)`)
+    report.text(
+      `workerd resident memory under ${CONCURRENT_MISSES} concurrent misses of 24 MB originals: +${memory['MB added']} MB (target: under 128 MB)`
+    )
     return memory
   } finally {
     await site.stop()

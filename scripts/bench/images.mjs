@@ -21,7 +21,12 @@ export const IMAGE_BYTES_TARGET = 700 * 1024
 export const OVERSIZE_TARGET = 2.5
 /** The pages Lighthouse loads in the image steps, for each content. */
 const IMAGE_LIGHTHOUSE_PATHS = pathList(process.env.BENCH_LIGHTHOUSE_PATH, '/,/en/about')
-const PHONE = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+const PHONE = {
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+}
 
 export const step = {
   name: 'images',
@@ -39,14 +44,21 @@ export const step = {
  */
 export async function imageFigures(content, origin, { report, withLighthouse }) {
   const paths = everyPage()
-  console.log(`\nImages on a phone (375 px, DPR 2, empty browser cache), ${content}; visiting every page once first...`)
+  console.log(
+    `\nImages on a phone (375 px, DPR 2, empty browser cache), ${content}; visiting every page once first...`
+  )
   await measureImages(origin, paths)
   const rows = await measureImages(origin, paths)
   report.table(rows)
   report.text(`${content}: ${imageVerdict(rows)}`)
   if (!withLighthouse) return
   const medians = []
-  for (const pagePath of IMAGE_LIGHTHOUSE_PATHS) medians.push({ content, page: pagePath, ...(await runLighthouse(new URL(pagePath, origin).href)) })
+  for (const pagePath of IMAGE_LIGHTHOUSE_PATHS)
+    medians.push({
+      content,
+      page: pagePath,
+      ...(await runLighthouse(new URL(pagePath, origin).href)),
+    })
   console.log(`\nLighthouse, ${content}, the median run of each page:`)
   report.table(medians)
 }
@@ -57,7 +69,10 @@ export async function imageFigures(content, origin, { report, withLighthouse }) 
  * @param {string[]} paths
  */
 export async function measureImages(origin, paths) {
-  const browser = await chromium.launch({ executablePath: await chromiumPath(), args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({
+    executablePath: await chromiumPath(),
+    args: CHROMIUM_ARGS,
+  })
   const rows = []
   try {
     for (const pagePath of paths) {
@@ -66,7 +81,10 @@ export async function measureImages(origin, paths) {
       await page.goto(new URL(pagePath, origin).href, { waitUntil: 'load', timeout: 120_000 })
       const audit = await scrollThroughImages(page, { stepTimeoutMs: 120_000 })
       await context.close()
-      const worst = audit.images.reduce((max, image) => (image.oversize > max.oversize ? image : max), { oversize: 0, className: '', src: '' })
+      const worst = audit.images.reduce(
+        (max, image) => (image.oversize > max.oversize ? image : max),
+        { oversize: 0, className: '', src: '' }
+      )
       const broken = audit.images.filter((image) => image.naturalWidth === 0).length
       rows.push({
         page: pagePath,

@@ -41,7 +41,17 @@ import { machine } from './shared.mjs'
  * { name, title, usesSite, run }, where `run` gets the shared site (when `usesSite`), the bypass
  * token, the report its figures go to, and whether Lighthouse runs in this run.
  */
-const STEPS = ['lighthouse', 'first-load', 'serving', 'page-weights', 'images', 'camera-images', 'navigations', 'image-abuse', 'freshness']
+const STEPS = [
+  'lighthouse',
+  'first-load',
+  'serving',
+  'page-weights',
+  'images',
+  'camera-images',
+  'navigations',
+  'image-abuse',
+  'freshness',
+]
 
 /** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */
 const TIMEOUT_MINUTES = Number(process.env.BENCH_TIMEOUT_MINUTES) || 45
@@ -55,7 +65,10 @@ if (write) {
   }
 }
 
-const guard = setTimeout(() => fail(new Error(`the bench took over ${TIMEOUT_MINUTES} minutes (BENCH_TIMEOUT_MINUTES)`)), TIMEOUT_MINUTES * 60_000)
+const guard = setTimeout(
+  () => fail(new Error(`the bench took over ${TIMEOUT_MINUTES} minutes (BENCH_TIMEOUT_MINUTES)`)),
+  TIMEOUT_MINUTES * 60_000
+)
 guard.unref()
 
 const selected = await Promise.all(names.map(async (name) => (await import(`./${name}.mjs`)).step))
@@ -96,7 +109,10 @@ process.exit(0)
 
 /** The site the first steps measure: seeded, under `wrangler dev`, with the bypass token. */
 async function startSharedSite(bypassToken) {
-  execFileSync('npm', ['run', '--silent', 'content:setup'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('npm', ['run', '--silent', 'content:setup'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   return startSite({
     // BENCH_FLOOR_PAGE: the first-load step's plain page (src/routes/bench-floor.ts).
     vars: { CACHE_BYPASS_TOKEN: bypassToken, BENCH_FLOOR_PAGE: 'on' },
@@ -109,17 +125,27 @@ async function startSharedSite(bypassToken) {
 function parseCommandLine(args) {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { skip: { type: 'string', multiple: true }, write: { type: 'string' } } })
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { skip: { type: 'string', multiple: true }, write: { type: 'string' } },
+    })
   } catch (error) {
     usageError(error instanceof Error ? error.message : String(error))
   }
   const { positionals, values } = parsed
-  const named = (list) => list.flatMap((value) => value.split(',')).map((name) => name.trim()).filter(Boolean)
+  const named = (list) =>
+    list
+      .flatMap((value) => value.split(','))
+      .map((name) => name.trim())
+      .filter(Boolean)
   const chosen = named(positionals)
   const skipped = named(values.skip ?? [])
   const unknown = [...chosen, ...skipped].filter((name) => !STEPS.includes(name))
   if (unknown.length) usageError(`no bench step ${unknown.map((name) => `"${name}"`).join(', ')}`)
-  const names = STEPS.filter((name) => (chosen.length === 0 || chosen.includes(name)) && !skipped.includes(name))
+  const names = STEPS.filter(
+    (name) => (chosen.length === 0 || chosen.includes(name)) && !skipped.includes(name)
+  )
   if (names.length === 0) usageError('every step is skipped: nothing to run')
   return {
     names,
@@ -139,7 +165,9 @@ function commandFor(chosen, skipped) {
 
 function usageError(message) {
   console.error(`bench: ${message}`)
-  console.error(`usage: npm run bench [-- [step ...] [--skip step,...] [--write file.md]]; steps: ${STEPS.join(', ')}`)
+  console.error(
+    `usage: npm run bench [-- [step ...] [--skip step,...] [--write file.md]]; steps: ${STEPS.join(', ')}`
+  )
   process.exit(2)
 }
 

@@ -35,7 +35,8 @@ export const step = {
     const medians = []
     for (const pagePath of LIGHTHOUSE_PATHS) {
       const page = new URL(pagePath, site.origin).href
-      for (let warm = 0; warm < 3; warm++) await (await fetch(page, { headers: BROWSER })).arrayBuffer()
+      for (let warm = 0; warm < 3; warm++)
+        await (await fetch(page, { headers: BROWSER })).arrayBuffer()
       medians.push({ page: pagePath, ...(await runLighthouse(page)) })
     }
     console.log('\nLighthouse, the median run of each page:')
@@ -79,19 +80,35 @@ export async function lighthouseFigures(url) {
     'bytes KB': Math.round(audit(lhr, 'total-byte-weight') / 1024),
   })
   // The median run by performance score, then by LCP: Lighthouse's own advice for variable scores.
-  const ranked = [...runs].sort((a, b) => score(a, 'performance') - score(b, 'performance') || audit(b, 'largest-contentful-paint') - audit(a, 'largest-contentful-paint'))
+  const ranked = [...runs].sort(
+    (a, b) =>
+      score(a, 'performance') - score(b, 'performance') ||
+      audit(b, 'largest-contentful-paint') - audit(a, 'largest-contentful-paint')
+  )
   const median = ranked[Math.floor((ranked.length - 1) / 2)]
   const executable = await chromiumPath()
-  console.log(`\nLighthouse ${median.lighthouseVersion}, ${median.configSettings.formFactor}, ${chromiumVersion(executable)}: ${url}, ${runs.length} run(s); load average before: ${loadBefore}\n`)
-  console.table(runs.map((lhr) => ({ run: runs.indexOf(lhr) + 1, ...row(lhr), median: lhr === median ? '<-' : '' })))
+  console.log(
+    `\nLighthouse ${median.lighthouseVersion}, ${median.configSettings.formFactor}, ${chromiumVersion(executable)}: ${url}, ${runs.length} run(s); load average before: ${loadBefore}\n`
+  )
+  console.table(
+    runs.map((lhr) => ({
+      run: runs.indexOf(lhr) + 1,
+      ...row(lhr),
+      median: lhr === median ? '<-' : '',
+    }))
+  )
   console.log('Median run:')
   console.table([row(median)])
   const failing = Object.values(median.categories).flatMap((category) =>
     category.auditRefs
       .filter((ref) => ref.weight > 0 && (median.audits[ref.id]?.score ?? 1) < 1)
-      .map((ref) => `${category.id}: ${ref.id} (${median.audits[ref.id].displayValue ?? median.audits[ref.id].score})`),
+      .map(
+        (ref) =>
+          `${category.id}: ${ref.id} (${median.audits[ref.id].displayValue ?? median.audits[ref.id].score})`
+      )
   )
-  if (failing.length) console.log(`Audits below full marks in the median run:\n  ${failing.join('\n  ')}`)
+  if (failing.length)
+    console.log(`Audits below full marks in the median run:\n  ${failing.join('\n  ')}`)
   const slug = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '')
   const report = path.join(ROOT, `.wrangler/bench/lighthouse${slug ? `-${slug}` : ''}.json`)
   mkdirSync(path.dirname(report), { recursive: true })
@@ -132,12 +149,20 @@ async function lighthouseOnce(url) {
   const executable = await chromiumPath()
   const port = await freePort()
   const profile = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'))
-  const flags = ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, ...CHROMIUM_ARGS]
+  const flags = [
+    '--headless=new',
+    `--remote-debugging-port=${port}`,
+    `--user-data-dir=${profile}`,
+    ...CHROMIUM_ARGS,
+  ]
   const chromium = spawn(executable, [...flags, 'about:blank'], { stdio: 'ignore', detached: true })
   try {
     await waitForDevTools(port)
     const { lhr } = await lighthouse(url, { port, output: 'json', logLevel: 'error' })
-    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
+    if (lhr.runtimeError)
+      throw new LighthouseRuntimeError(
+        `Lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
+      )
     return lhr
   } finally {
     try {
@@ -151,7 +176,10 @@ async function lighthouseOnce(url) {
 
 async function waitForDevTools(port) {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const ready = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.ok, () => false)
+    const ready = await fetch(`http://127.0.0.1:${port}/json/version`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ready) return
     await new Promise((resolve) => setTimeout(resolve, 200))
   }

@@ -40,7 +40,9 @@ export const step = {
   title: "Navigations between the navbar's pages",
   usesSite: true,
   async run({ site, report }) {
-    report.text(`\nNavigations between the navbar's pages (/en), hover ${HOVER_MS} ms then click, then back; ${RUNS} runs per pair and mode; ${chromiumVersion(await chromiumPath())}...`)
+    report.text(
+      `\nNavigations between the navbar's pages (/en), hover ${HOVER_MS} ms then click, then back; ${RUNS} runs per pair and mode; ${chromiumVersion(await chromiumPath())}...`
+    )
     const rows = await measureNavigations(site.origin)
     report.table(rows)
     report.text(navigationVerdict(rows))
@@ -78,10 +80,17 @@ const PAINT_OF_CURRENT_PAGE = `new Promise((resolve) => {
 export async function measureNavigations(origin) {
   const withoutRules = await startHeaderDroppingProxy(origin, 'speculation-rules')
   const plain = await startPlainSite(origin)
-  const browser = await puppeteer.launch({ executablePath: await chromiumPath(), headless: true, args: CHROMIUM_ARGS })
+  const browser = await puppeteer.launch({
+    executablePath: await chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  })
   const rows = []
   try {
-    for (const { mode, site, slowdown } of [...MODES(origin, withoutRules.origin), { mode: PLAIN_MODE, site: plain.origin, slowdown: 1 }]) {
+    for (const { mode, site, slowdown } of [
+      ...MODES(origin, withoutRules.origin),
+      { mode: PLAIN_MODE, site: plain.origin, slowdown: 1 },
+    ]) {
       // A visitor who has been on the site: fonts, scripts and images in the browser's cache.
       const warm = await openTab(browser, slowdown)
       for (const path of PAGES) await visit(warm.page, site + path)
@@ -89,7 +98,8 @@ export async function measureNavigations(origin) {
       for (const from of PAGES) {
         for (const to of PAGES.filter((page) => page !== from)) {
           const runs = []
-          for (let run = 0; run < RUNS; run++) runs.push(await navigateAndBack(browser, site, from, to, slowdown))
+          for (let run = 0; run < RUNS; run++)
+            runs.push(await navigateAndBack(browser, site, from, to, slowdown))
           rows.push({
             mode,
             from,
@@ -97,9 +107,11 @@ export async function measureNavigations(origin) {
             'click → paint ms': median(runs.map((run) => run.forwardMs)),
             prerendered: `${runs.filter((run) => run.prerendered).length}/${RUNS}`,
             // For a prerendered page: how long before the click its request left (negative: after).
-            'requested before click ms': median(runs.filter((run) => run.prerendered).map((run) => run.leadMs)) ?? '',
+            'requested before click ms':
+              median(runs.filter((run) => run.prerendered).map((run) => run.leadMs)) ?? '',
             // For a prerendered page: from the click to its activation; the rest is its first frame.
-            'click → activation ms': median(runs.filter((run) => run.prerendered).map((run) => run.activationMs)) ?? '',
+            'click → activation ms':
+              median(runs.filter((run) => run.prerendered).map((run) => run.activationMs)) ?? '',
             'back → paint ms': median(runs.map((run) => run.backMs)),
             'back from bfcache': `${runs.filter((run) => run.restored).length}/${RUNS}`,
           })
@@ -124,7 +136,8 @@ export function navigationVerdict(rows) {
   const overFloor = (key) => median(valuesOf(RULES_MODE, key)) - median(valuesOf(PLAIN_MODE, key))
   return [
     ...[...new Set(rows.map((row) => row.mode))].map(
-      (mode) => `${mode}: click → paint ${summary(mode, 'click → paint ms')}; back → paint ${summary(mode, 'back → paint ms')}`,
+      (mode) =>
+        `${mode}: click → paint ${summary(mode, 'click → paint ms')}; back → paint ${summary(mode, 'back → paint ms')}`
     ),
     `the site's pages over the floor (medians, with the rules): click → paint +${overFloor('click → paint ms')} ms, back → paint +${overFloor('back → paint ms')} ms`,
     `target: within ${NAVIGATION_TARGET_MS} ms of the click for a prerendered and a back navigation; "${PLAIN_MODE}" is what this machine's Chromium needs for a page with nothing to load`,
@@ -140,7 +153,11 @@ function MODES(origin, withoutRules) {
   return [
     { mode: RULES_MODE, site: origin, slowdown: 1 },
     { mode: 'without rules, no slowdown', site: withoutRules, slowdown: 1 },
-    { mode: `without rules, ${CPU_SLOWDOWN}x slowdown`, site: withoutRules, slowdown: CPU_SLOWDOWN },
+    {
+      mode: `without rules, ${CPU_SLOWDOWN}x slowdown`,
+      site: withoutRules,
+      slowdown: CPU_SLOWDOWN,
+    },
   ]
 }
 
@@ -155,7 +172,9 @@ const PLAIN_MODE = 'plain page, with rules, no slowdown (floor)'
 async function startPlainSite(origin) {
   const rules = await (await fetch(new URL('/speculation-rules.json', origin))).text()
   const paragraph = `<p>${'Erebuni builds homes, offices and roads in Yerevan and across Armenia. '.repeat(12)}</p>`
-  const page = (path) => `<!doctype html><html lang="en" data-client-loaded="true"><head><meta charset="utf-8"><title>${path}</title>
+  const page = (
+    path
+  ) => `<!doctype html><html lang="en" data-client-loaded="true"><head><meta charset="utf-8"><title>${path}</title>
 <style>body{margin:0;font:18px/1.6 sans-serif}nav{display:flex;gap:1rem;padding:1rem 2rem;border-bottom:1px solid #ddd}main{padding:0 2rem}</style></head>
 <body><nav>${PAGES.map((to) => `<a href="${to}">${to}</a>`).join('')}</nav><main><h1>${path}</h1>${paragraph.repeat(6)}</main></body></html>`
   const server = http.createServer((request, response) => {
@@ -167,7 +186,11 @@ async function startPlainSite(origin) {
       response.writeHead(404)
       return response.end()
     }
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=0', 'Speculation-Rules': '"/speculation-rules.json"' })
+    response.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'public, max-age=0',
+      'Speculation-Rules': '"/speculation-rules.json"',
+    })
     response.end(page(request.url))
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -218,11 +241,16 @@ async function navigateAndBack(browser, site, from, to, slowdown) {
     const cdp = tab.cdp ?? (await page.createCDPSession())
     await evaluate(cdp, GO_BACK)
     const back = await waitForBackPaint(cdp, from)
-    if (!marks['bench:click'] || !marks['bench:back']) throw new Error(`the page did not report its click or back navigation (${from} → ${to})`)
+    if (!marks['bench:click'] || !marks['bench:back'])
+      throw new Error(`the page did not report its click or back navigation (${from} → ${to})`)
     return {
       forwardMs: Math.round(forward.paintAt - marks['bench:click']),
-      activationMs: forward.prerendered ? Math.round(forward.shownAt - marks['bench:click']) : undefined,
-      leadMs: forward.prerendered ? Math.round(marks['bench:click'] - forward.requestedAt) : undefined,
+      activationMs: forward.prerendered
+        ? Math.round(forward.shownAt - marks['bench:click'])
+        : undefined,
+      leadMs: forward.prerendered
+        ? Math.round(marks['bench:click'] - forward.requestedAt)
+        : undefined,
       prerendered: forward.prerendered,
       backMs: Math.round(back.paintAt - marks['bench:back']),
       restored: back.restored,
@@ -233,7 +261,11 @@ async function navigateAndBack(browser, site, from, to, slowdown) {
 }
 
 async function evaluate(cdp, expression) {
-  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    returnByValue: true,
+  })
   if (exceptionDetails) return undefined
   return result.value
 }
@@ -241,7 +273,11 @@ async function evaluate(cdp, expression) {
 /** Waits until the tab shows `path` and returns its paint (through puppeteer's own session: another one rules prerendering out). */
 async function waitForPaint(page, path) {
   for (let tries = 0; tries < 200; tries++) {
-    const paint = await page.evaluate(`location.pathname === ${JSON.stringify(path)} && document.readyState === 'complete' ? ${PAINT_OF_CURRENT_PAGE} : null`).catch(() => null)
+    const paint = await page
+      .evaluate(
+        `location.pathname === ${JSON.stringify(path)} && document.readyState === 'complete' ? ${PAINT_OF_CURRENT_PAGE} : null`
+      )
+      .catch(() => null)
     if (paint) return paint
     await sleep(100)
   }
@@ -251,9 +287,15 @@ async function waitForPaint(page, path) {
 /** After going back to `path`: the restored page's paint, or the LCP of the page loaded again. */
 async function waitForBackPaint(cdp, path) {
   for (let tries = 0; tries < 200; tries++) {
-    const restoredAt = await evaluate(cdp, `location.pathname === ${JSON.stringify(path)} ? window.__restoredPaintAt ?? null : null`).catch(() => null)
+    const restoredAt = await evaluate(
+      cdp,
+      `location.pathname === ${JSON.stringify(path)} ? window.__restoredPaintAt ?? null : null`
+    ).catch(() => null)
     if (restoredAt) return { paintAt: restoredAt, restored: true }
-    const loaded = await evaluate(cdp, `location.pathname === ${JSON.stringify(path)} && document.readyState === 'complete' && performance.getEntriesByType('navigation')[0].type === 'back_forward'`).catch(() => false)
+    const loaded = await evaluate(
+      cdp,
+      `location.pathname === ${JSON.stringify(path)} && document.readyState === 'complete' && performance.getEntriesByType('navigation')[0].type === 'back_forward'`
+    ).catch(() => false)
     if (loaded) {
       const paint = await evaluate(cdp, PAINT_OF_CURRENT_PAGE)
       if (paint) return { paintAt: paint.paintAt, restored: false }

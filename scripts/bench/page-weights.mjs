@@ -18,7 +18,7 @@ export const step = {
     report.text(
       "\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that plus the islands' " +
         'stylesheets; JS is everything the page can run: the entry, the hydration runtime, the islands it renders and the ' +
-        'telemetry reporter, all loaded after the load event (the carousel on scroll).\n',
+        'telemetry reporter, all loaded after the load event (the carousel on scroll).\n'
     )
     report.table(await pageWeights(site.origin))
   },
@@ -41,15 +41,31 @@ async function pageWeights(origin) {
       const response = await fetch(origin + pagePath, { headers: BROWSER })
       const html = await response.text()
       const links = linksOf(html)
-      const sum = async (list) => (await Promise.all(list.map((href) => sizeOf(new URL(href, origin).href)))).reduce((a, b) => a + b, 0)
-      const inlineCss = [...html.matchAll(/<style>([^<]*)<\/style>/g)].reduce((total, [, css]) => total + gzipSync(Buffer.from(css), { level: 6 }).byteLength, 0)
+      const sum = async (list) =>
+        (await Promise.all(list.map((href) => sizeOf(new URL(href, origin).href)))).reduce(
+          (a, b) => a + b,
+          0
+        )
+      const inlineCss = [...html.matchAll(/<style>([^<]*)<\/style>/g)].reduce(
+        (total, [, css]) => total + gzipSync(Buffer.from(css), { level: 6 }).byteLength,
+        0
+      )
       const [css, js] = [await sum(links.css), await sum(links.js)]
       const htmlGzip = gzipSync(Buffer.from(html), { level: 6 }).byteLength
-      rows.push({ page: pagePath, status: response.status, 'HTML KB': kb(htmlGzip), 'CSS KB': kb(inlineCss + css), 'JS KB': kb(js), 'total KB': kb(htmlGzip + css + js) })
+      rows.push({
+        page: pagePath,
+        status: response.status,
+        'HTML KB': kb(htmlGzip),
+        'CSS KB': kb(inlineCss + css),
+        'JS KB': kb(js),
+        'total KB': kb(htmlGzip + css + js),
+      })
     }
   }
   const served = await fetch(`${origin}/en`, { headers: BROWSER })
-  console.log(`(the local runtime sends pages with Content-Encoding: ${served.headers.get('Content-Encoding') ?? 'none'})`)
+  console.log(
+    `(the local runtime sends pages with Content-Encoding: ${served.headers.get('Content-Encoding') ?? 'none'})`
+  )
   return rows
 }
 
@@ -70,7 +86,8 @@ function linksOf(html) {
   }
   const manifest = clientManifest()
   // What the entry imports itself, and the telemetry reporter it loads on every page after the load event.
-  if (js.size > 0) for (const href of [...(manifest.entryPreload ?? []), telemetryChunk()]) js.add(href)
+  if (js.size > 0)
+    for (const href of [...(manifest.entryPreload ?? []), telemetryChunk()]) js.add(href)
   for (const [, name] of html.matchAll(/<div data-island="([\w-]+)"/g)) {
     for (const href of manifest.hydrate) js.add(href)
     for (const href of manifest.islands[name]?.js ?? []) js.add(href)
@@ -81,8 +98,13 @@ function linksOf(html) {
 
 /** The telemetry reporter's chunk (client/telemetry/reporter.ts), which the manifest does not list. */
 function telemetryChunk() {
-  const name = readdirSync(path.join(ROOT, 'public/assets/chunks')).find((file) => /^reporter-[\w-]+\.js$/.test(file))
-  if (!name) throw new Error('the build wrote no telemetry reporter chunk (public/assets/chunks/reporter-*.js)')
+  const name = readdirSync(path.join(ROOT, 'public/assets/chunks')).find((file) =>
+    /^reporter-[\w-]+\.js$/.test(file)
+  )
+  if (!name)
+    throw new Error(
+      'the build wrote no telemetry reporter chunk (public/assets/chunks/reporter-*.js)'
+    )
   return `/assets/chunks/${name}`
 }
 

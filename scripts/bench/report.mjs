@@ -20,7 +20,11 @@ export function createReport() {
     /** A line of figures (several lines are several paragraphs). @param {string} text */
     text(text) {
       console.log(text)
-      for (const line of text.split('\n').map((part) => part.trim()).filter(Boolean)) current?.blocks.push(line)
+      for (const line of text
+        .split('\n')
+        .map((part) => part.trim())
+        .filter(Boolean))
+        current?.blocks.push(line)
     },
     /** Rows of figures: a console table, and a Markdown table. @param {Record<string, unknown>[]} rows */
     table(rows) {
@@ -34,7 +38,10 @@ export function createReport() {
 /** @param {Record<string, unknown>[]} rows */
 export function markdownTable(rows) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
-  const cell = (value) => (value === undefined || value === null ? '' : String(value)).replaceAll('|', '\\|').replaceAll('\n', ' ')
+  const cell = (value) =>
+    (value === undefined || value === null ? '' : String(value))
+      .replaceAll('|', '\\|')
+      .replaceAll('\n', ' ')
   return [
     `| ${columns.map(cell).join(' | ')} |`,
     `|${columns.map(() => '---').join('|')}|`,

@@ -38,24 +38,46 @@ export const step = {
     const asset = /<script type="module" src="([^"]+)"/.exec(home)?.[1]
     if (!asset) throw new Error('the home page links no entry script')
 
-    const viaProxy = runtime === origin ? [] : [
-      { name: 'static asset, via dev proxy', origin, path: asset, headers: {} },
-      { name: 'cached page, via dev proxy', origin, path: '/en', headers: {} },
-    ]
+    const viaProxy =
+      runtime === origin
+        ? []
+        : [
+            { name: 'static asset, via dev proxy', origin, path: asset, headers: {} },
+            { name: 'cached page, via dev proxy', origin, path: '/en', headers: {} },
+          ]
     const sameSize = await staticAssetOfPageSize(runtime)
     const targets = [
       { name: 'static asset', origin: runtime, path: asset, headers: {} },
       { name: 'cached page', origin: runtime, path: '/en', headers: {} },
-      { name: 'rendered (payloads cached)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token } },
-      { name: 'full miss (backend)', origin: runtime, path: '/en', headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token } },
+      {
+        name: 'rendered (payloads cached)',
+        origin: runtime,
+        path: '/en',
+        headers: { 'X-Cache-Bypass': 'page', 'X-Cache-Bypass-Token': token },
+      },
+      {
+        name: 'full miss (backend)',
+        origin: runtime,
+        path: '/en',
+        headers: { 'X-Cache-Bypass': 'all', 'X-Cache-Bypass-Token': token },
+      },
       ...viaProxy,
-      { name: `static asset of the page's size (${sameSize.path.split('/').pop()}, ${kb(sameSize.gzipBytes)} KB gzip)`, origin: runtime, path: sameSize.path, headers: {} },
+      {
+        name: `static asset of the page's size (${sameSize.path.split('/').pop()}, ${kb(sameSize.gzipBytes)} KB gzip)`,
+        origin: runtime,
+        path: sameSize.path,
+        headers: {},
+      },
     ].map((target) => ({ ...target, runs: [] }))
     const assetBytes = (await (await fetch(origin + asset)).arrayBuffer()).byteLength
-    report.text(`\nThroughput: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; static asset ${asset} (${kb(assetBytes)} KB)`)
-    report.text(runtime === origin
-      ? `Measured through wrangler dev's proxy at ${origin}: the runtime behind it was not found (Linux only)`
-      : `Measured at the runtime, behind wrangler dev's proxy`)
+    report.text(
+      `\nThroughput: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; static asset ${asset} (${kb(assetBytes)} KB)`
+    )
+    report.text(
+      runtime === origin
+        ? `Measured through wrangler dev's proxy at ${origin}: the runtime behind it was not found (Linux only)`
+        : `Measured at the runtime, behind wrangler dev's proxy`
+    )
     report.text(`Load average before: ${loadAverage()}\n`)
     for (const target of targets) await load(target.origin + target.path, target.headers, 2)
     for (let round = 0; round < ROUNDS; round++) {
@@ -69,7 +91,12 @@ export const step = {
 
     const rows = targets.map(summarize)
     // Each row against the static asset served the same way: at the runtime, or through the proxy.
-    const floorOf = (index) => rows[targets.findIndex((target) => target.origin === targets[index].origin && target.path === asset)] ?? rows[0]
+    const floorOf = (index) =>
+      rows[
+        targets.findIndex(
+          (target) => target.origin === targets[index].origin && target.path === asset
+        )
+      ] ?? rows[0]
     report.table(
       rows.map((row, index) => ({
         target: row.name,
@@ -80,13 +107,20 @@ export const step = {
         'CPU ms/req': row.cpuPerRequest.toFixed(2),
         'non-2xx': row.non2xx,
         errors: row.errors,
-      })),
+      }))
     )
-    report.text('req/s: all requests over all rounds; p50 and p99: the median over the rounds; CPU: wrangler and workerd')
-    report.text(`cached page / static asset throughput: ${slowdown(targets[0], targets[1])} (target: within 1.5x)`)
+    report.text(
+      'req/s: all requests over all rounds; p50 and p99: the median over the rounds; CPU: wrangler and workerd'
+    )
+    report.text(
+      `cached page / static asset throughput: ${slowdown(targets[0], targets[1])} (target: within 1.5x)`
+    )
     const sameSizeRatio = summarize(targets[1]).rps / summarize(targets.at(-1)).rps
-    report.text(`cached page throughput: ${(summarize(targets[1]).rps / summarize(targets[0]).rps).toFixed(2)}x the static asset's (target: at least 0.9x), ${sameSizeRatio.toFixed(2)}x a static asset of its size (${kb(sameSize.gzipBytes)} KB gzip, the page ${kb(sameSize.pageGzipBytes)} KB)`)
-    if (viaProxy.length) report.text(`through wrangler dev's proxy: ${slowdown(targets[4], targets[5])}`)
+    report.text(
+      `cached page throughput: ${(summarize(targets[1]).rps / summarize(targets[0]).rps).toFixed(2)}x the static asset's (target: at least 0.9x), ${sameSizeRatio.toFixed(2)}x a static asset of its size (${kb(sameSize.gzipBytes)} KB gzip, the page ${kb(sameSize.pageGzipBytes)} KB)`
+    )
+    if (viaProxy.length)
+      report.text(`through wrangler dev's proxy: ${slowdown(targets[4], targets[5])}`)
   },
 }
 
@@ -101,8 +135,13 @@ async function staticAssetOfPageSize(runtime) {
   const pageGzipBytes = gzipSync(Buffer.from(await page.arrayBuffer())).byteLength
   const dir = path.join(ROOT, 'public/assets')
   const files = readdirSync(dir).filter((name) => /\.(js|css)$/.test(name))
-  const sized = files.map((name) => ({ path: `/assets/${name}`, gzipBytes: gzipSync(readFileSync(path.join(dir, name))).byteLength }))
-  const nearest = sized.sort((a, b) => Math.abs(a.gzipBytes - pageGzipBytes) - Math.abs(b.gzipBytes - pageGzipBytes))[0]
+  const sized = files.map((name) => ({
+    path: `/assets/${name}`,
+    gzipBytes: gzipSync(readFileSync(path.join(dir, name))).byteLength,
+  }))
+  const nearest = sized.sort(
+    (a, b) => Math.abs(a.gzipBytes - pageGzipBytes) - Math.abs(b.gzipBytes - pageGzipBytes)
+  )[0]
   if (!nearest) throw new Error(`no built client file in ${dir}: run npm run build`)
   return { ...nearest, pageGzipBytes }
 }
@@ -131,7 +170,12 @@ function summarize({ name, runs }) {
 
 /** A run of `seconds` against `url`; latencies in ms. */
 async function load(url, headers, seconds) {
-  const result = await autocannon({ url, connections: CONNECTIONS, headers: { ...BROWSER, ...headers }, duration: seconds })
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    headers: { ...BROWSER, ...headers },
+    duration: seconds,
+  })
   return {
     requests: result.requests.total,
     seconds: result.duration,
@@ -149,7 +193,10 @@ async function load(url, headers, seconds) {
  */
 function cpuSeconds(processGroup) {
   try {
-    const ticks = processesOf(processGroup).reduce((total, { stat }) => total + Number(stat[11]) + Number(stat[12]), 0)
+    const ticks = processesOf(processGroup).reduce(
+      (total, { stat }) => total + Number(stat[11]) + Number(stat[12]),
+      0
+    )
     return ticks / CLOCK_TICKS
   } catch {
     return NaN

@@ -2,19 +2,30 @@
 import os from 'node:os'
 
 /** The navbar's pages and a project's page of the bundled content. */
-export const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/enterprises/1-arabkir-residence']
+export const PAGES = [
+  '/',
+  '/about',
+  '/enterprises',
+  '/contact-us',
+  '/enterprises/1-arabkir-residence',
+]
 export const PREFIXES = ['', '/en', '/ru']
 /** What a browser sends; the runtime compresses text for clients that accept it. */
 export const BROWSER = { Accept: 'text/html,*/*', 'Accept-Encoding': 'gzip, br' }
 
 /** The 12 pages: 4 pages in 3 languages, Armenian first (no prefix). */
 export function everyPage() {
-  return PREFIXES.flatMap((prefix) => PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`)))
+  return PREFIXES.flatMap((prefix) =>
+    PAGES.map((page) => (page === '/' ? prefix || '/' : `${prefix}${page}`))
+  )
 }
 
 /** A comma-separated list of page paths from an environment variable, or the default. */
 export function pathList(value, fallback) {
-  return (value || fallback).split(',').map((page) => page.trim()).filter(Boolean)
+  return (value || fallback)
+    .split(',')
+    .map((page) => page.trim())
+    .filter(Boolean)
 }
 
 export function machine() {
@@ -23,7 +34,10 @@ export function machine() {
 }
 
 export function loadAverage() {
-  return os.loadavg().map((load) => load.toFixed(1)).join(' ')
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' ')
 }
 
 export function median(values) {

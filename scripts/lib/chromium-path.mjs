@@ -35,7 +35,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export async function chromiumPath() {
   const fromEnv = process.env.CHROME_PATH
   if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH is set to ${fromEnv}, which does not exist`)
+    if (!existsSync(fromEnv))
+      throw new Error(`CHROME_PATH is set to ${fromEnv}, which does not exist`)
     return fromEnv
   }
   if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM

@@ -21,11 +21,16 @@ const FONT_LOOKUPS = /^(WebSandboxSupportLinux::|FontDataService::)/
  * @returns {number | undefined}
  */
 export function rendererOf(events, url) {
-  const commit = events.find((event) => event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url)
+  const commit = events.find(
+    (event) =>
+      event.name === 'CommitLoad' && event.args?.data?.isMainFrame && event.args?.data?.url === url
+  )
   if (commit) return commit.pid
   /** @type {Map<number, number>} */
   const layouts = new Map()
-  for (const event of events) if (event.name === 'Layout' && event.ph === 'X') layouts.set(event.pid, (layouts.get(event.pid) ?? 0) + 1)
+  for (const event of events)
+    if (event.name === 'Layout' && event.ph === 'X')
+      layouts.set(event.pid, (layouts.get(event.pid) ?? 0) + 1)
   return [...layouts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0]
 }
 
@@ -41,7 +46,9 @@ export function firstLoadWork(events, url) {
   if (pid === undefined) return { layoutStyleCpuMs: NaN, fontLookups: NaN }
   const own = events.filter((event) => event.pid === pid && event.ph === 'X')
   // Style recalculation runs inside layout too (container queries): count each moment once.
-  const work = own.filter((event) => event.name === 'Layout' || event.name === 'UpdateLayoutTree').sort((a, b) => a.ts - b.ts)
+  const work = own
+    .filter((event) => event.name === 'Layout' || event.name === 'UpdateLayoutTree')
+    .sort((a, b) => a.ts - b.ts)
   let cpu = 0
   let coveredUntil = -Infinity
   for (const event of work) {
@@ -49,5 +56,8 @@ export function firstLoadWork(events, url) {
     cpu += (event.tdur ?? 0) / 1000
     coveredUntil = event.ts + event.dur
   }
-  return { layoutStyleCpuMs: cpu, fontLookups: own.filter((event) => FONT_LOOKUPS.test(event.name)).length }
+  return {
+    layoutStyleCpuMs: cpu,
+    fontLookups: own.filter((event) => FONT_LOOKUPS.test(event.name)).length,
+  }
 }

@@ -9,13 +9,19 @@ export async function startHeaderDroppingProxy(origin, droppedHeader) {
   const target = new URL(origin)
   const server = http.createServer((request, response) => {
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
       (answer) => {
         const headers = { ...answer.headers }
         delete headers[droppedHeader]
         response.writeHead(answer.statusCode ?? 502, headers)
         answer.pipe(response)
-      },
+      }
     )
     upstream.on('error', () => response.destroy())
     request.pipe(upstream)

@@ -33,18 +33,28 @@
  */
 export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {}) {
   await page.evaluate(() => {
-    /** @type {any} */ (window).__imagesSeen = new Set()
+    ;/** @type {any} */ (window).__imagesSeen = new Set()
   })
-  for (let top = 0; ; ) {
+  for (let top = 0; ;) {
     await page.evaluate((y) => window.scrollTo(0, y), top)
     await page.waitForFunction(inViewSettled, undefined, { timeout: stepTimeoutMs, polling: 100 })
     const { end, step } = await page.evaluate(() => {
       const seen = /** @type {any} */ (window).__imagesSeen
       for (const image of document.images) {
         const box = image.getBoundingClientRect()
-        if (box.width > 0 && box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth) seen.add(image)
+        if (
+          box.width > 0 &&
+          box.bottom > 0 &&
+          box.top < innerHeight &&
+          box.right > 0 &&
+          box.left < innerWidth
+        )
+          seen.add(image)
       }
-      return { end: scrollY + innerHeight >= document.documentElement.scrollHeight - 1, step: Math.round(innerHeight * 0.8) }
+      return {
+        end: scrollY + innerHeight >= document.documentElement.scrollHeight - 1,
+        step: Math.round(innerHeight * 0.8),
+      }
     })
     if (end) break
     top += step
@@ -56,12 +66,19 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
     const images = await Promise.all(
       seen.map(async (image) => {
         const style = getComputedStyle(image)
-        const displayedWidth = image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        const displayedWidth =
+          image.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         const src = image.currentSrc || image.src
         // The file's own width: an <img> without srcset reports it (from the browser's cache).
         const probe = new Image()
         probe.src = src
-        const pixelWidth = image.naturalWidth > 0 ? await probe.decode().then(() => probe.naturalWidth, () => 0) : 0
+        const pixelWidth =
+          image.naturalWidth > 0
+            ? await probe.decode().then(
+                () => probe.naturalWidth,
+                () => 0
+              )
+            : 0
         return {
           src,
           className: image.className,
@@ -70,12 +87,15 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
           displayedWidth,
           oversize: displayedWidth > 0 ? pixelWidth / (displayedWidth * ratio) : 0,
         }
-      }),
+      })
     )
     const imageBytes = performance
       .getEntriesByType('resource')
       .filter((entry) => /\/_image\?|\.(avif|webp|jpe?g|png|gif|svg)(\?|$)/i.test(entry.name))
-      .reduce((sum, entry) => sum + /** @type {PerformanceResourceTiming} */ (entry).transferSize, 0)
+      .reduce(
+        (sum, entry) => sum + /** @type {PerformanceResourceTiming} */ (entry).transferSize,
+        0
+      )
     return { images, imageBytes, devicePixelRatio: ratio }
   })
 }
@@ -84,7 +104,12 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
 function inViewSettled() {
   return [...document.images].every((image) => {
     const box = image.getBoundingClientRect()
-    const inView = box.width > 0 && box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth
+    const inView =
+      box.width > 0 &&
+      box.bottom > 0 &&
+      box.top < innerHeight &&
+      box.right > 0 &&
+      box.left < innerWidth
     return !inView || image.complete
   })
 }

@@ -18,7 +18,9 @@ const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
  * @param {string} name e.g. 'soak'
  */
 export function serverLogFile(name) {
-  return process.env.TEST_LOG_DIR ? path.join(process.env.TEST_LOG_DIR, `${name}-wrangler.log`) : path.join(ROOT, `.wrangler/${name}/wrangler.log`)
+  return process.env.TEST_LOG_DIR
+    ? path.join(process.env.TEST_LOG_DIR, `${name}-wrangler.log`)
+    : path.join(ROOT, `.wrangler/${name}/wrangler.log`)
 }
 
 /** @returns {Promise<number>} a TCP port on 127.0.0.1 that nothing listens on right now. */
@@ -58,7 +60,14 @@ export async function startSite({
 }) {
   const port = await freePort()
   const args = [WRANGLER, 'dev', ...configs.flatMap((config) => ['-c', config])]
-  args.push('--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()))
+  args.push(
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(await freePort())
+  )
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn')
   if (persistTo) args.push('--persist-to', persistTo)
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`)
@@ -69,7 +78,12 @@ export async function startSite({
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', ...(production ? { NODE_ENV: 'production' } : {}) },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      CI: '1',
+      ...(production ? { NODE_ENV: 'production' } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout.pipe(log)
@@ -98,12 +112,16 @@ export async function startSite({
   const origin = `http://127.0.0.1:${port}`
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
-    if ((await statusOf(`${origin}${readyPath}`)) === 200) return { origin, processGroup: /** @type {number} */ (child.pid), stop }
+    if (child.exitCode !== null)
+      throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
+    if ((await statusOf(`${origin}${readyPath}`)) === 200)
+      return { origin, processGroup: /** @type {number} */ (child.pid), stop }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   await stop()
-  throw new Error(`the site did not answer 200 on ${origin}${readyPath} within ${timeoutMs / 1000} s; see ${logFile}`)
+  throw new Error(
+    `the site did not answer 200 on ${origin}${readyPath} within ${timeoutMs / 1000} s; see ${logFile}`
+  )
 }
 
 /** @param {string} url @returns {Promise<number>} the status, or 0 when there is no answer in 30 s */
@@ -146,9 +164,12 @@ export async function findRuntimeOrigin({ origin, processGroup }) {
     const candidate = `http://127.0.0.1:${port}`
     if (candidate === origin) continue
     try {
-      const response = await fetch(`${candidate}/robots.txt`, { signal: AbortSignal.timeout(5_000) })
+      const response = await fetch(`${candidate}/robots.txt`, {
+        signal: AbortSignal.timeout(5_000),
+      })
       const text = await response.text()
-      if (response.ok && text.startsWith('User-agent:') && text.includes(`Sitemap: ${candidate}/`)) return candidate
+      if (response.ok && text.startsWith('User-agent:') && text.includes(`Sitemap: ${candidate}/`))
+        return candidate
     } catch {
       // Not HTTP, or not the site.
     }
@@ -200,7 +221,8 @@ function listeningPorts(processGroup) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/)
       // local_address is ADDRESS:PORT in hex; state 0A is LISTEN; field 9 is the socket's inode.
-      if (fields[3] === '0A' && sockets.has(fields[9])) ports.add(parseInt(fields[1]?.split(':')[1] ?? '', 16))
+      if (fields[3] === '0A' && sockets.has(fields[9]))
+        ports.add(parseInt(fields[1]?.split(':')[1] ?? '', 16))
     }
   }
   return [...ports]

@@ -33,8 +33,16 @@ export const SYSTEM_BROWSERS = {
     file: 'chromium',
     why: 'the browser tests need a Chromium with the back/forward cache, which the @sparticuz/chromium build lacks',
   },
-  firefoxEsr: { package: 'firefox-esr', file: 'firefox-esr', why: 'the visitor specs in Firefox ESR' },
-  webkitDriver: { package: 'webkit2gtk-driver', file: 'WebKitWebDriver', why: 'the visitor specs in WebKitGTK' },
+  firefoxEsr: {
+    package: 'firefox-esr',
+    file: 'firefox-esr',
+    why: 'the visitor specs in Firefox ESR',
+  },
+  webkitDriver: {
+    package: 'webkit2gtk-driver',
+    file: 'WebKitWebDriver',
+    why: 'the visitor specs in WebKitGTK',
+  },
   xvfb: { package: 'xvfb', file: 'Xvfb', why: 'a display for WebKitGTK, as there is none' },
 }
 
@@ -53,31 +61,56 @@ export function provideBrowsers({ who, needs, log = console.log, logFile }) {
   const missing = needs.filter((browser) => !existsSync(browserExecutable(browser)))
   if (missing.length === 0) return { ok: true }
   const packages = missing.map((browser) => browser.package).join(' ')
-  const absent = missing.map((browser) => `${browserExecutable(browser)} (${browser.why})`).join('; ')
+  const absent = missing
+    .map((browser) => `${browserExecutable(browser)} (${browser.why})`)
+    .join('; ')
   const aptGet = findOnPath('apt-get')
   const isRoot = process.getuid?.() === 0
 
   if (!aptGet) {
-    return { ok: false, message: `${who}: not installed: ${absent}. This machine has no apt-get: install ${packages} with its package manager, then run this again.` }
+    return {
+      ok: false,
+      message: `${who}: not installed: ${absent}. This machine has no apt-get: install ${packages} with its package manager, then run this again.`,
+    }
   }
   if (!isRoot) {
-    return { ok: false, message: `${who}: not installed: ${absent}. Install with:\n  sudo apt-get install -y ${packages}` }
+    return {
+      ok: false,
+      message: `${who}: not installed: ${absent}. Install with:\n  sudo apt-get install -y ${packages}`,
+    }
   }
 
-  log(`${who}: installing ${packages} (${missing.map((browser) => browser.why).join('; ')}): apt-get install -y --no-install-recommends ${packages}`)
+  log(
+    `${who}: installing ${packages} (${missing.map((browser) => browser.why).join('; ')}): apt-get install -y --no-install-recommends ${packages}`
+  )
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   /** @param {string[]} args */
   const apt = (args) => {
-    const result = spawnSync(aptGet, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    if (logFile) appendFileSync(logFile, `$ apt-get ${args.join(' ')}\n${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `${result.error.message}\n` : ''}exit ${result.status}\n`)
+    const result = spawnSync(aptGet, args, {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    if (logFile)
+      appendFileSync(
+        logFile,
+        `$ apt-get ${args.join(' ')}\n${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `${result.error.message}\n` : ''}exit ${result.status}\n`
+      )
     return result.status === 0
   }
-  const install = ['install', '-y', '--no-install-recommends', ...missing.map((browser) => browser.package)]
+  const install = [
+    'install',
+    '-y',
+    '--no-install-recommends',
+    ...missing.map((browser) => browser.package),
+  ]
   // A fresh machine (a container) has no package lists yet: update them and try once more.
   const installed = apt(install) || (apt(['update']) && apt(install))
   const stillMissing = missing.filter((browser) => !existsSync(browserExecutable(browser)))
   if (installed && stillMissing.length === 0) return { ok: true }
-  const why = installed ? `apt-get succeeded but ${stillMissing.map(browserExecutable).join(', ')} is still missing` : 'apt-get failed'
+  const why = installed
+    ? `apt-get succeeded but ${stillMissing.map(browserExecutable).join(', ')} is still missing`
+    : 'apt-get failed'
   return {
     ok: false,
     message: `${who}: could not install ${packages}: ${why}${logFile ? ` (its output: ${logFile})` : ''}. Install with:\n  sudo apt-get install -y ${packages}`,

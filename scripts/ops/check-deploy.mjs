@@ -28,7 +28,10 @@ import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 /** The configurations to check: both workers', or those named on the command line (tests). */
-const CONFIGS = process.argv.length > 2 ? process.argv.slice(2) : ['wrangler.toml', 'content-service/wrangler.toml']
+const CONFIGS =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['wrangler.toml', 'content-service/wrangler.toml']
 const TOP_LEVEL = ''
 
 /** True for ids nobody's account has: 00000000…, 11111111-1111-…, and the like. */
@@ -38,30 +41,46 @@ function isPlaceholderId(id) {
 }
 
 function environmentsOf(config) {
-  const { rawConfig } = experimental_readRawConfig({ config: path.join(ROOT, config) }, { hideWarnings: true })
+  const { rawConfig } = experimental_readRawConfig(
+    { config: path.join(ROOT, config) },
+    { hideWarnings: true }
+  )
   return [TOP_LEVEL, ...Object.keys(rawConfig.env ?? {})]
 }
 
 function readConfig(config, env) {
-  return unstable_readConfig({ config: path.join(ROOT, config), env: env || undefined }, { hideWarnings: true })
+  return unstable_readConfig(
+    { config: path.join(ROOT, config), env: env || undefined },
+    { hideWarnings: true }
+  )
 }
 
 /** The names a worker sees in `env`: every binding and var. */
 function bindingNames(resolved) {
   const byBinding = (list) => (list ?? []).map((entry) => entry.binding)
-  return new Set([
-    ...Object.keys(resolved.vars ?? {}),
-    ...byBinding(resolved.kv_namespaces),
-    ...byBinding(resolved.d1_databases),
-    ...byBinding(resolved.services),
-    ...byBinding(resolved.analytics_engine_datasets),
-    ...byBinding(resolved.queues?.producers),
-    ...(resolved.ratelimits ?? []).map((limit) => limit.name),
-    ...[resolved.images, resolved.version_metadata, resolved.assets].map((single) => single?.binding),
-  ].filter(Boolean))
+  return new Set(
+    [
+      ...Object.keys(resolved.vars ?? {}),
+      ...byBinding(resolved.kv_namespaces),
+      ...byBinding(resolved.d1_databases),
+      ...byBinding(resolved.services),
+      ...byBinding(resolved.analytics_engine_datasets),
+      ...byBinding(resolved.queues?.producers),
+      ...(resolved.ratelimits ?? []).map((limit) => limit.name),
+      ...[resolved.images, resolved.version_metadata, resolved.assets].map(
+        (single) => single?.binding
+      ),
+    ].filter(Boolean)
+  )
 }
 
-const CONSUMER_SETTINGS = ['max_batch_size', 'max_batch_timeout', 'max_retries', 'retry_delay', 'max_concurrency']
+const CONSUMER_SETTINGS = [
+  'max_batch_size',
+  'max_batch_timeout',
+  'max_retries',
+  'retry_delay',
+  'max_concurrency',
+]
 
 /**
  * The queue consumers of a resolved configuration, each by a name that is the same in every
@@ -69,7 +88,9 @@ const CONSUMER_SETTINGS = ['max_batch_size', 'max_batch_timeout', 'max_retries',
  * the queue's own name; with its settings, and problems found on the way.
  */
 function consumersOf(resolved) {
-  const producers = new Map((resolved.queues?.producers ?? []).map((producer) => [producer.queue, producer.binding]))
+  const producers = new Map(
+    (resolved.queues?.producers ?? []).map((producer) => [producer.queue, producer.binding])
+  )
   const consumers = resolved.queues?.consumers ?? []
   const nameOf = (queue, depth = 0) => {
     if (producers.has(queue)) return producers.get(queue)
@@ -79,11 +100,18 @@ function consumersOf(resolved) {
   const problems = []
   const shapes = new Map()
   for (const consumer of consumers) {
-    const settings = Object.fromEntries(CONSUMER_SETTINGS.filter((key) => consumer[key] !== undefined).map((key) => [key, consumer[key]]))
+    const settings = Object.fromEntries(
+      CONSUMER_SETTINGS.filter((key) => consumer[key] !== undefined).map((key) => [
+        key,
+        consumer[key],
+      ])
+    )
     if (consumer.dead_letter_queue) {
       settings.dead_letter_queue = nameOf(consumer.dead_letter_queue)
       if (!consumers.some((other) => other.queue === consumer.dead_letter_queue)) {
-        problems.push(`no consumer of ${consumer.dead_letter_queue}, the dead-letter queue of ${nameOf(consumer.queue)}: its messages would sit unseen`)
+        problems.push(
+          `no consumer of ${consumer.dead_letter_queue}, the dead-letter queue of ${nameOf(consumer.queue)}: its messages would sit unseen`
+        )
       }
     }
     shapes.set(nameOf(consumer.queue), JSON.stringify(settings))
@@ -101,15 +129,26 @@ function checkResources(config, env) {
     const actual = bindingNames(resolved)
     const missing = [...expected].filter((name) => !actual.has(name))
     const extra = [...actual].filter((name) => !expected.has(name))
-    if (missing.length) problems.push(`${where}: missing ${missing.join(', ')}, which the top level has (environments inherit no binding or var)`)
-    if (extra.length) problems.push(`${where}: ${extra.join(', ')} not at the top level, so neither local development nor the tests have it`)
+    if (missing.length)
+      problems.push(
+        `${where}: missing ${missing.join(', ')}, which the top level has (environments inherit no binding or var)`
+      )
+    if (extra.length)
+      problems.push(
+        `${where}: ${extra.join(', ')} not at the top level, so neither local development nor the tests have it`
+      )
     const top = consumersOf(readConfig(config, TOP_LEVEL)).shapes
     const here = consumersOf(resolved).shapes
     for (const [name, settings] of top) {
-      if (!here.has(name)) problems.push(`${where}: no consumer of ${name}, which the top level consumes`)
-      else if (here.get(name) !== settings) problems.push(`${where}: the consumer of ${name} has ${here.get(name)}, the top level ${settings}`)
+      if (!here.has(name))
+        problems.push(`${where}: no consumer of ${name}, which the top level consumes`)
+      else if (here.get(name) !== settings)
+        problems.push(
+          `${where}: the consumer of ${name} has ${here.get(name)}, the top level ${settings}`
+        )
     }
-    for (const name of here.keys()) if (!top.has(name)) problems.push(`${where}: consumes ${name}, which the top level does not`)
+    for (const name of here.keys())
+      if (!top.has(name)) problems.push(`${where}: consumes ${name}, which the top level does not`)
   }
   for (const problem of consumersOf(resolved).problems) problems.push(`${where}: ${problem}`)
   const ids = [
@@ -117,11 +156,15 @@ function checkResources(config, env) {
     ...resolved.d1_databases.map((db) => ({ binding: db.binding, id: db.database_id })),
   ]
   for (const { binding, id } of ids) {
-    if (id !== undefined && isPlaceholderId(id)) problems.push(`${where}: ${binding} names the placeholder id ${id}; remove it (wrangler then provisions the resource) or put the real one`)
+    if (id !== undefined && isPlaceholderId(id))
+      problems.push(
+        `${where}: ${binding} names the placeholder id ${id}; remove it (wrangler then provisions the resource) or put the real one`
+      )
   }
   const example = readFileSync(path.join(ROOT, '.dev.vars.example'), 'utf8')
   for (const secret of resolved.secrets?.required ?? []) {
-    if (!new RegExp(`^#?\\s*${secret}=`, 'm').test(example)) problems.push(`${where}: the required secret ${secret} is not explained in .dev.vars.example`)
+    if (!new RegExp(`^#?\\s*${secret}=`, 'm').test(example))
+      problems.push(`${where}: the required secret ${secret} is not explained in .dev.vars.example`)
   }
   return problems
 }
@@ -129,7 +172,16 @@ function checkResources(config, env) {
 /** Runs one dry run; resolves with its problems (failure, or warnings it printed). */
 function dryRun(config, env) {
   const name = `${config.replace(/\.toml$/, '').replaceAll('/', '_')}-${env || 'top-level'}`
-  const args = [WRANGLER, 'deploy', '--dry-run', '--config', config, `--env=${env}`, '--outdir', `.wrangler/dry-run/${name}`]
+  const args = [
+    WRANGLER,
+    'deploy',
+    '--dry-run',
+    '--config',
+    config,
+    `--env=${env}`,
+    '--outdir',
+    `.wrangler/dry-run/${name}`,
+  ]
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
@@ -141,7 +193,8 @@ function dryRun(config, env) {
     child.stderr.on('data', (chunk) => (output += chunk))
     child.on('close', (code) => {
       const where = `${config}${env ? ` --env ${env}` : ' (top level)'}`
-      if (code !== 0) return resolve([`${where}: wrangler deploy --dry-run failed (exit ${code}):\n${output}`])
+      if (code !== 0)
+        return resolve([`${where}: wrangler deploy --dry-run failed (exit ${code}):\n${output}`])
       if (output.includes('[WARNING]')) return resolve([`${where}: wrangler warned:\n${output}`])
       console.log(`ok   ${where}`)
       resolve([])
@@ -156,7 +209,8 @@ function dryRun(config, env) {
 async function dryRunAll(targets) {
   const lanes = CONFIGS.map(async (config) => {
     const problems = []
-    for (const { env } of targets.filter((target) => target.config === config)) problems.push(...(await dryRun(config, env)))
+    for (const { env } of targets.filter((target) => target.config === config))
+      problems.push(...(await dryRun(config, env)))
     return problems
   })
   return (await Promise.all(lanes)).flat()
@@ -172,4 +226,6 @@ function fail(problems, note = '') {
   console.error(`\n${problems.join('\n\n')}${note ? `\n\n${note}` : ''}`)
   process.exit(1)
 }
-console.log(`check:deploy: ${targets.length} configurations (${CONFIGS.join(', ')}; top level, ${[...new Set(targets.map((t) => t.env).filter(Boolean))].join(', ')}) deploy cleanly`)
+console.log(
+  `check:deploy: ${targets.length} configurations (${CONFIGS.join(', ')}; top level, ${[...new Set(targets.map((t) => t.env).filter(Boolean))].join(', ')}) deploy cleanly`
+)

@@ -14,15 +14,22 @@ import { createHmac } from 'node:crypto'
 
 const [origin, ...ids] = process.argv.slice(2)
 const secret = process.env.PUBLISH_SECRET
-if (!origin || !/^https?:\/\//.test(origin)) fail('usage: PUBLISH_SECRET=... npm run contact:resend -- <site origin, e.g. https://erebuni.example.am> [id ...]')
-if (!secret) fail('PUBLISH_SECRET is not set: the call is signed with the site\'s publish secret')
+if (!origin || !/^https?:\/\//.test(origin))
+  fail(
+    'usage: PUBLISH_SECRET=... npm run contact:resend -- <site origin, e.g. https://erebuni.example.am> [id ...]'
+  )
+if (!secret) fail("PUBLISH_SECRET is not set: the call is signed with the site's publish secret")
 
 const body = JSON.stringify(ids.length ? { ids } : {})
 const timestamp = String(Math.floor(Date.now() / 1000))
 const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
 const response = await fetch(new URL('/api/contact/resend', origin), {
   method: 'POST',
-  headers: { 'Content-Type': 'application/json', 'X-Publish-Timestamp': timestamp, 'X-Publish-Signature': `sha256=${signature}` },
+  headers: {
+    'Content-Type': 'application/json',
+    'X-Publish-Timestamp': timestamp,
+    'X-Publish-Signature': `sha256=${signature}`,
+  },
   body,
   signal: AbortSignal.timeout(60_000),
 }).catch((error) => fail(`${origin}: ${String(error)}`))
@@ -30,7 +37,9 @@ const text = await response.text()
 console.log(`${response.status} ${text}`)
 if (!response.ok) process.exit(1)
 const report = JSON.parse(text)
-console.log(`resent ${report.resent.length}, failed ${report.failed.length}, not found ${report.missing.length}`)
+console.log(
+  `resent ${report.resent.length}, failed ${report.failed.length}, not found ${report.missing.length}`
+)
 if (report.failed.length) process.exit(1)
 
 /** @param {string} message @returns {never} */

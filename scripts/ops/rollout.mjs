@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The wrangler CLI; tests/tooling/rollout.test.ts points ROLLOUT_WRANGLER at a stand-in for the API. */
-const WRANGLER = process.env.ROLLOUT_WRANGLER ?? path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
+const WRANGLER =
+  process.env.ROLLOUT_WRANGLER ?? path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
 const { values } = parseArgs({
   options: {
@@ -29,8 +30,10 @@ const { values } = parseArgs({
   },
 })
 const percentage = Number(values.percentage)
-if (!values.env || !values.tag) fail('usage: rollout.mjs --env <staging|production> --tag <version tag> [--percentage 1-100]')
-if (!Number.isInteger(percentage) || percentage < 1 || percentage > 100) fail(`--percentage must be a whole number from 1 to 100, not ${values.percentage}`)
+if (!values.env || !values.tag)
+  fail('usage: rollout.mjs --env <staging|production> --tag <version tag> [--percentage 1-100]')
+if (!Number.isInteger(percentage) || percentage < 1 || percentage > 100)
+  fail(`--percentage must be a whole number from 1 to 100, not ${values.percentage}`)
 
 function fail(message) {
   console.error(`rollout: ${message}`)
@@ -55,23 +58,39 @@ function wrangler(args, { json = false } = {}) {
 
 const versions = wrangler(['versions', 'list', '--json'], { json: true })
 if (!versions.ok) fail('could not list the uploaded versions')
-const uploaded = parseJson(versions.stdout).find((version) => version.annotations?.['workers/tag'] === values.tag)
-if (!uploaded) fail(`no version of the ${values.env} worker is tagged ${values.tag}: upload it first (wrangler versions upload --env ${values.env} --tag ${values.tag})`)
+const uploaded = parseJson(versions.stdout).find(
+  (version) => version.annotations?.['workers/tag'] === values.tag
+)
+if (!uploaded)
+  fail(
+    `no version of the ${values.env} worker is tagged ${values.tag}: upload it first (wrangler versions upload --env ${values.env} --tag ${values.tag})`
+  )
 
 const status = wrangler(['deployments', 'status', '--json'], { json: true })
-const serving = status.ok ? parseJson(status.stdout).versions ?? [] : []
+const serving = status.ok ? (parseJson(status.stdout).versions ?? []) : []
 const previous = serving
   .filter((version) => version.version_id !== uploaded.id)
   .sort((a, b) => b.percentage - a.percentage)[0]
 
 const share = previous ? percentage : 100
-const specs = share === 100
-  ? [`${uploaded.id}@100%`]
-  : [`${uploaded.id}@${share}%`, `${previous.version_id}@${100 - share}%`]
-console.log(`rollout: ${values.env}: ${values.tag} (${uploaded.id}) to ${share}% of traffic${share < 100 ? `, ${previous.version_id} keeps ${100 - share}%` : ''}`)
+const specs =
+  share === 100
+    ? [`${uploaded.id}@100%`]
+    : [`${uploaded.id}@${share}%`, `${previous.version_id}@${100 - share}%`]
+console.log(
+  `rollout: ${values.env}: ${values.tag} (${uploaded.id}) to ${share}% of traffic${share < 100 ? `, ${previous.version_id} keeps ${100 - share}%` : ''}`
+)
 
 // The deploy workflow's next step (the smoke, pinned to this version) reads its id from here.
-if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `version_id=${uploaded.id}\n`)
+if (process.env.GITHUB_OUTPUT)
+  appendFileSync(process.env.GITHUB_OUTPUT, `version_id=${uploaded.id}\n`)
 
-const deployed = wrangler(['versions', 'deploy', ...specs, '--yes', '--message', values.message ?? `${values.tag} at ${share}%`])
+const deployed = wrangler([
+  'versions',
+  'deploy',
+  ...specs,
+  '--yes',
+  '--message',
+  values.message ?? `${values.tag} at ${share}%`,
+])
 if (!deployed.ok) fail('wrangler versions deploy failed')

@@ -25,7 +25,8 @@ import { createReport } from './smoke/report.mjs'
 /** The whole run's bound. */
 const RUN_TIMEOUT_MS = 4 * 60_000
 
-const USAGE = 'usage: npm run smoke -- <base URL, e.g. https://erebuni-site-staging.example.workers.dev> [--version <worker name>=<version id>]'
+const USAGE =
+  'usage: npm run smoke -- <base URL, e.g. https://erebuni-site-staging.example.workers.dev> [--version <worker name>=<version id>]'
 
 // Exit codes are set, never forced with process.exit(), which would cut off the output still on its
 // way through a pipe (the deploy workflow's log, `npm test`'s log files).
@@ -36,15 +37,25 @@ if (!options) {
 } else {
   setTimeout(() => {
     process.exitCode = 1
-    process.stdout.write(`FAIL  smoke: not finished within ${RUN_TIMEOUT_MS / 60_000} minutes\n`, () => process.exit())
+    process.stdout.write(
+      `FAIL  smoke: not finished within ${RUN_TIMEOUT_MS / 60_000} minutes\n`,
+      () => process.exit()
+    )
   }, RUN_TIMEOUT_MS).unref()
-  process.exitCode = await smoke(options.origin, options.always, process.env.PUBLISH_SECRET || undefined)
+  process.exitCode = await smoke(
+    options.origin,
+    options.always,
+    process.env.PUBLISH_SECRET || undefined
+  )
 }
 
 /** @returns {{ origin: string, always: Record<string, string> } | null} null when the arguments are wrong */
 function parseArguments() {
   try {
-    const { values, positionals } = parseArgs({ allowPositionals: true, options: { version: { type: 'string' } } })
+    const { values, positionals } = parseArgs({
+      allowPositionals: true,
+      options: { version: { type: 'string' } },
+    })
     const origin = new URL(positionals[0] ?? '').origin
     if (positionals.length !== 1 || !/^https?:$/.test(new URL(origin).protocol)) return null
     /** @type {Record<string, string>} */
@@ -71,7 +82,9 @@ function parseArguments() {
  */
 async function smoke(origin, always, secret) {
   const pinned = always['Cloudflare-Workers-Version-Overrides']
-  console.log(`smoke: ${origin}${pinned ? ` (version ${pinned})` : ''}, ${new Date().toISOString()}; publish hook secret ${secret ? 'given' : 'not given'}`)
+  console.log(
+    `smoke: ${origin}${pinned ? ` (version ${pinned})` : ''}, ${new Date().toISOString()}; publish hook secret ${secret ? 'given' : 'not given'}`
+  )
   const client = createClient(origin, always)
   const report = createReport()
   const finish = (/** @type {string} */ why = '') => {
@@ -86,7 +99,14 @@ async function smoke(origin, always, secret) {
   const home = pages.get('/')
   if (home) checkSecurityHeaders(report, 'a page (/)', home.headers)
   const script = home && /<script[^>]*\ssrc="(\/[^"]+\.js)"/.exec(home.text)?.[1]
-  if (script) await report.guard(`security headers on a static file (${script})`, async () => checkSecurityHeaders(report, `a static file (${script})`, (await client.request(script)).headers))
+  if (script)
+    await report.guard(`security headers on a static file (${script})`, async () =>
+      checkSecurityHeaders(
+        report,
+        `a static file (${script})`,
+        (await client.request(script)).headers
+      )
+    )
   await checkIndexing(client, report, origin, projectKeysIn(pages.get('/enterprises')?.text ?? ''))
 
   const about = pages.get('/en/about')

@@ -14,7 +14,11 @@ import { deliver, describeDelivery, type Delivery } from './deliver'
 import { readOutboxMessage } from './outbox-message'
 import { CONTACT_MAX_RETRIES, delayBefore } from './retry-schedule'
 
-export async function handleContactBatch(batch: MessageBatch<unknown>, env: Bindings, ctx: ExecutionContext): Promise<void> {
+export async function handleContactBatch(
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  ctx: ExecutionContext
+): Promise<void> {
   const timeout = Number(env.API_TIMEOUT_MS)
   const content = createContentClient({
     env,
@@ -40,37 +44,54 @@ export async function handleContactBatch(batch: MessageBatch<unknown>, env: Bind
       }
       if (delivery.kind === 'refused') {
         try {
-          await keepDeadLetter(env, ctx, outbox, { reason: describeDelivery(delivery), attempts: message.attempts })
+          await keepDeadLetter(env, ctx, outbox, {
+            reason: describeDelivery(delivery),
+            attempts: message.attempts,
+          })
           return message.ack()
         } catch (error) {
-          console.warn(`contact: ${outbox.id}: refused, and not kept as a dead letter: ${String(error)}`)
+          console.warn(
+            `contact: ${outbox.id}: refused, and not kept as a dead letter: ${String(error)}`
+          )
           return message.retry({ delaySeconds: delayBefore(message.attempts + 1, env) })
         }
       }
       const delaySeconds = delayBefore(message.attempts + 1, env)
-      const next = message.attempts > CONTACT_MAX_RETRIES ? 'to the dead-letter queue' : `again in ${delaySeconds} s`
+      const next =
+        message.attempts > CONTACT_MAX_RETRIES
+          ? 'to the dead-letter queue'
+          : `again in ${delaySeconds} s`
       console.warn(`contact: ${outbox.id}: ${describeDelivery(delivery)} (${attempt}); ${next}`)
       message.retry({ delaySeconds })
-    }),
+    })
   )
 }
 
 /** Messages the queue gave up on: kept and reported; retried only while KV cannot keep them. */
-export async function handleContactDeadLetterBatch(batch: MessageBatch<unknown>, env: Bindings, ctx: ExecutionContext): Promise<void> {
+export async function handleContactDeadLetterBatch(
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  ctx: ExecutionContext
+): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       const outbox = readOutboxMessage(message.body)
       if (!outbox) {
-        console.error(`contact: dead-letter message ${message.id} is not an outbox message; dropped`)
+        console.error(
+          `contact: dead-letter message ${message.id} is not an outbox message; dropped`
+        )
         return message.ack()
       }
       try {
-        await keepDeadLetter(env, ctx, outbox, { reason: `backend unavailable for all ${CONTACT_MAX_RETRIES + 1} deliveries`, attempts: CONTACT_MAX_RETRIES + 1 })
+        await keepDeadLetter(env, ctx, outbox, {
+          reason: `backend unavailable for all ${CONTACT_MAX_RETRIES + 1} deliveries`,
+          attempts: CONTACT_MAX_RETRIES + 1,
+        })
         message.ack()
       } catch (error) {
         console.warn(`contact: ${outbox.id}: dead letter not kept yet: ${String(error)}`)
         message.retry()
       }
-    }),
+    })
   )
 }

@@ -15,7 +15,12 @@ export const DEAD_LETTER_KEEP_SECONDS = 30 * 24 * 60 * 60
 export const DEAD_LETTER_PREFIX = 'dead-letter:'
 
 /** What `wrangler kv key list` shows of a dead letter: no personal data. */
-export type DeadLetterMetadata = { acceptedAt: string; deadAt: string; attempts: number; reason: string }
+export type DeadLetterMetadata = {
+  acceptedAt: string
+  deadAt: string
+  attempts: number
+  reason: string
+}
 
 /** A message given up on: the Sentry event's error, which names the message by id only. */
 export class UndeliveredMessageError extends Error {
@@ -23,12 +28,12 @@ export class UndeliveredMessageError extends Error {
   constructor(
     readonly id: string,
     readonly reason: string,
-    readonly keptUntil: Date | null,
+    readonly keptUntil: Date | null
   ) {
     super(
       keptUntil
         ? `contact message ${id} not delivered (${reason}); kept until ${keptUntil.toISOString()} for an operator to resend`
-        : `contact message ${id} not delivered (${reason}) and past the 30 days it may be kept: dropped`,
+        : `contact message ${id} not delivered (${reason}) and past the 30 days it may be kept: dropped`
     )
   }
 }
@@ -41,18 +46,34 @@ export async function keepDeadLetter(
   env: Pick<Bindings, 'CONTACT_OUTBOX' | 'SENTRY_DSN' | 'RELEASE' | 'CF_VERSION_METADATA'>,
   ctx: ExecutionContext,
   outbox: OutboxMessage,
-  { reason, attempts, now = Date.now() }: { reason: string; attempts: number; now?: number },
+  { reason, attempts, now = Date.now() }: { reason: string; attempts: number; now?: number }
 ): Promise<void> {
   const expiration = Math.floor(outbox.acceptedAt / 1000) + DEAD_LETTER_KEEP_SECONDS
   // KV expires a key no sooner than 60 s from now.
   const kept = expiration >= Math.floor(now / 1000) + 60
   if (kept) {
-    const metadata: DeadLetterMetadata = { acceptedAt: new Date(outbox.acceptedAt).toISOString(), deadAt: new Date(now).toISOString(), attempts, reason }
-    await env.CONTACT_OUTBOX.put(DEAD_LETTER_PREFIX + outbox.id, JSON.stringify(outbox), { expiration, metadata })
+    const metadata: DeadLetterMetadata = {
+      acceptedAt: new Date(outbox.acceptedAt).toISOString(),
+      deadAt: new Date(now).toISOString(),
+      attempts,
+      reason,
+    }
+    await env.CONTACT_OUTBOX.put(DEAD_LETTER_PREFIX + outbox.id, JSON.stringify(outbox), {
+      expiration,
+      metadata,
+    })
   }
-  const error = new UndeliveredMessageError(outbox.id, reason, kept ? new Date(expiration * 1000) : null)
+  const error = new UndeliveredMessageError(
+    outbox.id,
+    reason,
+    kept ? new Date(expiration * 1000) : null
+  )
   console.error(error.message)
-  reportBackgroundError(env as Bindings, ctx, error, { route: 'queue:contact', kind: 'contact-dead-letter', contact_id: outbox.id })
+  reportBackgroundError(env as Bindings, ctx, error, {
+    route: 'queue:contact',
+    kind: 'contact-dead-letter',
+    contact_id: outbox.id,
+  })
 }
 
 export type ResendReport = { resent: string[]; failed: string[]; missing: string[] }
@@ -62,7 +83,10 @@ export type ResendReport = { resent: string[]; failed: string[]; missing: string
  * again (same id, so a backend that stored one already stores no second). `ids`: those only; else
  * every one. A letter leaves the store only once the queue has it.
  */
-export async function resendDeadLetters(env: Pick<Bindings, 'CONTACT_OUTBOX' | 'CONTACT_QUEUE'>, ids?: readonly string[]): Promise<ResendReport> {
+export async function resendDeadLetters(
+  env: Pick<Bindings, 'CONTACT_OUTBOX' | 'CONTACT_QUEUE'>,
+  ids?: readonly string[]
+): Promise<ResendReport> {
   const report: ResendReport = { resent: [], failed: [], missing: [] }
   for (const id of ids ?? (await listDeadLetterIds(env.CONTACT_OUTBOX))) {
     const key = DEAD_LETTER_PREFIX + id

@@ -13,7 +13,10 @@ export type Delivery =
   | { kind: 'refused'; status: number; message?: string }
   | { kind: 'unavailable'; failure: 'timeout' | 'network' | 'status'; status?: number }
 
-export async function deliver(content: ContentClient, { id, message }: OutboxMessage): Promise<Delivery> {
+export async function deliver(
+  content: ContentClient,
+  { id, message }: OutboxMessage
+): Promise<Delivery> {
   try {
     const answer = await content.sendMessage(message, { idempotencyKey: id })
     if (answer.ok) return { kind: 'delivered' }
@@ -33,6 +36,8 @@ export function describeDelivery(delivery: Delivery): string {
     case 'refused':
       return `refused (HTTP ${delivery.status})`
     case 'unavailable':
-      return delivery.failure === 'status' ? `backend unavailable (HTTP ${delivery.status})` : `backend unavailable (${delivery.failure})`
+      return delivery.failure === 'status'
+        ? `backend unavailable (HTTP ${delivery.status})`
+        : `backend unavailable (${delivery.failure})`
   }
 }

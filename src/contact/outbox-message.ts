@@ -17,9 +17,16 @@ export type OutboxMessage = {
 export function readOutboxMessage(body: unknown): OutboxMessage | null {
   if (typeof body !== 'object' || body === null) return null
   const { id, acceptedAt, message } = body as Partial<Record<keyof OutboxMessage, unknown>>
-  if (typeof id !== 'string' || !id || typeof acceptedAt !== 'number' || !Number.isFinite(acceptedAt)) return null
+  if (
+    typeof id !== 'string' ||
+    !id ||
+    typeof acceptedAt !== 'number' ||
+    !Number.isFinite(acceptedAt)
+  )
+    return null
   if (typeof message !== 'object' || message === null) return null
   const { name, email, comments } = message as Partial<Record<keyof MessageInput, unknown>>
-  if (typeof name !== 'string' || typeof email !== 'string' || typeof comments !== 'string') return null
+  if (typeof name !== 'string' || typeof email !== 'string' || typeof comments !== 'string')
+    return null
   return { id, acceptedAt, message: { name, email, comments } }
 }

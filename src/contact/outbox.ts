@@ -29,13 +29,25 @@ export type AcceptOptions = {
   now?: () => number
 }
 
-export async function acceptMessage({ env, content, client, message, waitUntil, onNotKept, now = Date.now }: AcceptOptions): Promise<Acceptance> {
+export async function acceptMessage({
+  env,
+  content,
+  client,
+  message,
+  waitUntil,
+  onNotKept,
+  now = Date.now,
+}: AcceptOptions): Promise<Acceptance> {
   const acceptedAt = now()
   const fingerprint = await fingerprintOf(client, message)
   const previous = await findRecentSend(env.CONTACT_OUTBOX, fingerprint, acceptedAt)
   if (previous) return { ok: true, id: previous, via: 'repeat' }
 
-  const outbox: OutboxMessage = { id: await messageIdFor(fingerprint, acceptedAt), acceptedAt, message }
+  const outbox: OutboxMessage = {
+    id: await messageIdFor(fingerprint, acceptedAt),
+    acceptedAt,
+    message,
+  }
   const delivery = await deliver(content, outbox)
   if (delivery.kind === 'refused') return { ok: false, status: 502, message: delivery.message }
   let via: 'delivered' | 'queued' = 'delivered'
@@ -48,12 +60,20 @@ export async function acceptMessage({ env, content, client, message, waitUntil, 
       return { ok: false, status: delivery.failure === 'timeout' ? 504 : 502 }
     }
   }
-  waitUntil(rememberSend(env.CONTACT_OUTBOX, fingerprint, outbox.id, acceptedAt).catch((error: unknown) => console.warn(`contact: ${outbox.id}: not remembered as sent: ${String(error)}`)))
+  waitUntil(
+    rememberSend(env.CONTACT_OUTBOX, fingerprint, outbox.id, acceptedAt).catch((error: unknown) =>
+      console.warn(`contact: ${outbox.id}: not remembered as sent: ${String(error)}`)
+    )
+  )
   return { ok: true, id: outbox.id, via }
 }
 
 /** Puts a message on CONTACT_QUEUE, to be delivered after `delaySeconds`; rejects when it cannot. */
-export async function enqueueMessage(env: Pick<Bindings, 'CONTACT_QUEUE'>, outbox: OutboxMessage, delaySeconds: number): Promise<void> {
+export async function enqueueMessage(
+  env: Pick<Bindings, 'CONTACT_QUEUE'>,
+  outbox: OutboxMessage,
+  delaySeconds: number
+): Promise<void> {
   const queue = env.CONTACT_QUEUE as Queue<OutboxMessage> | undefined
   if (!queue) throw new Error('CONTACT_QUEUE is not bound')
   await queue.send(outbox, { delaySeconds })

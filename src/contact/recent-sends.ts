@@ -16,18 +16,31 @@ const KEY_PREFIX = 'recent:'
 const remembered = new Map<string, { id: string; expires: number }>()
 
 /** The send's fingerprint: hex SHA-256 of the client and the fields. */
-export async function fingerprintOf(client: string, { name, email, comments }: MessageInput): Promise<string> {
+export async function fingerprintOf(
+  client: string,
+  { name, email, comments }: MessageInput
+): Promise<string> {
   return hex(await sha256(JSON.stringify([client, name, email, comments])))
 }
 
 /** The id of a new message: the same for one fingerprint within one clock minute (a UUID's shape). */
 export async function messageIdFor(fingerprint: string, now: number): Promise<string> {
   const digest = hex(await sha256(`${fingerprint}:${Math.floor(now / (RECENT_SECONDS * 1000))}`))
-  return [digest.slice(0, 8), digest.slice(8, 12), digest.slice(12, 16), digest.slice(16, 20), digest.slice(20, 32)].join('-')
+  return [
+    digest.slice(0, 8),
+    digest.slice(8, 12),
+    digest.slice(12, 16),
+    digest.slice(16, 20),
+    digest.slice(20, 32),
+  ].join('-')
 }
 
 /** The id of the same send accepted within the last minute, or null. A KV failure reads as null. */
-export async function findRecentSend(kv: KVNamespace, fingerprint: string, now: number): Promise<string | null> {
+export async function findRecentSend(
+  kv: KVNamespace,
+  fingerprint: string,
+  now: number
+): Promise<string | null> {
   for (const [key, entry] of remembered) if (entry.expires <= now) remembered.delete(key)
   const local = remembered.get(fingerprint)
   if (local) return local.id
@@ -35,7 +48,12 @@ export async function findRecentSend(kv: KVNamespace, fingerprint: string, now: 
 }
 
 /** Remembers an accepted send for RECENT_SECONDS. */
-export async function rememberSend(kv: KVNamespace, fingerprint: string, id: string, now: number): Promise<void> {
+export async function rememberSend(
+  kv: KVNamespace,
+  fingerprint: string,
+  id: string,
+  now: number
+): Promise<void> {
   remembered.set(fingerprint, { id, expires: now + RECENT_SECONDS * 1000 })
   await kv.put(KEY_PREFIX + fingerprint, id, { expirationTtl: RECENT_SECONDS })
 }

@@ -16,7 +16,9 @@
 import type { Bindings } from '../env'
 
 /** Seconds before each delivery from the queue: the first within a minute, growing, 28.1 h in all. */
-export const CONTACT_RETRY_DELAYS = [30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 43200] as const
+export const CONTACT_RETRY_DELAYS = [
+  30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 43200,
+] as const
 /** The consumer's `max_retries` in wrangler.toml: one delivery per delay. */
 export const CONTACT_MAX_RETRIES = CONTACT_RETRY_DELAYS.length - 1
 /** The platform's limit on delaySeconds that the schedule keeps to. */
@@ -26,7 +28,8 @@ export const MAX_DELAY_SECONDS = 43_200
 export function maxDelaySeconds(env: Pick<Bindings, 'CONTACT_RETRY_MAX_DELAY_SECONDS'>): number {
   const value = env.CONTACT_RETRY_MAX_DELAY_SECONDS
   const seconds = Number(value)
-  if (value === undefined || value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return MAX_DELAY_SECONDS
+  if (value === undefined || value.trim() === '' || !Number.isFinite(seconds) || seconds < 0)
+    return MAX_DELAY_SECONDS
   return Math.min(Math.floor(seconds), MAX_DELAY_SECONDS)
 }
 
@@ -34,7 +37,10 @@ export function maxDelaySeconds(env: Pick<Bindings, 'CONTACT_RETRY_MAX_DELAY_SEC
  * Seconds to wait before delivery `delivery` (1 is the first from the queue), capped at
  * CONTACT_RETRY_MAX_DELAY_SECONDS; past the schedule, its last delay.
  */
-export function delayBefore(delivery: number, env: Pick<Bindings, 'CONTACT_RETRY_MAX_DELAY_SECONDS'>): number {
+export function delayBefore(
+  delivery: number,
+  env: Pick<Bindings, 'CONTACT_RETRY_MAX_DELAY_SECONDS'>
+): number {
   const index = Math.min(Math.max(delivery, 1), CONTACT_RETRY_DELAYS.length) - 1
   return Math.min(CONTACT_RETRY_DELAYS[index]!, maxDelaySeconds(env))
 }

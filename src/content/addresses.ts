@@ -29,7 +29,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i
 export function parseAddress(raw: unknown, kind: AddressKind): string {
   if (typeof raw !== 'string') return ''
   const value = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
-  if (value === '' || value.length > MAX_ADDRESS_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) return ''
+  if (value === '' || value.length > MAX_ADDRESS_LENGTH || /[\u0000-\u001f\u007f]/.test(value))
+    return ''
   if (SCHEME.test(value)) return parseAbsolute(value, kind)
   let url: URL
   try {

@@ -15,7 +15,12 @@ export function apiOrigin(env: Bindings): string {
 }
 
 /** Sends `path` to the backend; a time-out or network failure rejects with a ContentError. */
-export function callBackend(env: Bindings, path: string, timeoutMs: number, init: RequestInit = {}): Promise<Response> {
+export function callBackend(
+  env: Bindings,
+  path: string,
+  timeoutMs: number,
+  init: RequestInit = {}
+): Promise<Response> {
   const url = `${apiOrigin(env)}/api/${encodeURIComponent(env.PRODUCT)}/${path}`
   const headers = new Headers(init.headers)
   headers.set('Authorization', env.API_TOKEN ?? '')
@@ -23,7 +28,8 @@ export function callBackend(env: Bindings, path: string, timeoutMs: number, init
   const request = new Request(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) })
   const send = env.API_HOST ? fetch(request) : env.CONTENT.fetch(request)
   return send.catch((error: unknown) => {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+    const timedOut =
+      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
     throw new ContentError(timedOut ? 'timeout' : 'network', `${path}: ${String(error)}`)
   })
 }
@@ -31,7 +37,11 @@ export function callBackend(env: Bindings, path: string, timeoutMs: number, init
 /** The answer's JSON; undefined for an error answer that is not JSON. */
 export async function readJson(response: Response, path: string): Promise<unknown> {
   const text = await response.text().catch((error: unknown) => {
-    throw new ContentError('network', `${path}: body could not be read: ${String(error)}`, response.status)
+    throw new ContentError(
+      'network',
+      `${path}: body could not be read: ${String(error)}`,
+      response.status
+    )
   })
   try {
     return JSON.parse(text)

@@ -16,7 +16,12 @@
  */
 import type { Bindings } from '../env'
 import { ContentError } from './errors'
-import { createPayloadStore, rememberStamp, type PayloadStamp, type RefreshOutcome } from './payload-store'
+import {
+  createPayloadStore,
+  rememberStamp,
+  type PayloadStamp,
+  type RefreshOutcome,
+} from './payload-store'
 
 export type PayloadCacheOptions = {
   kv: KVNamespace
@@ -57,7 +62,9 @@ export type PayloadCacheOptions = {
 export function contentTtlSeconds(env: Pick<Bindings, 'CONTENT_TTL'>): number {
   const value = env.CONTENT_TTL
   const seconds = Number(value)
-  return Number.isFinite(seconds) && seconds >= 0 && value !== '' && value !== undefined ? seconds : DEFAULT_TTL_SECONDS
+  return Number.isFinite(seconds) && seconds >= 0 && value !== '' && value !== undefined
+    ? seconds
+    : DEFAULT_TTL_SECONDS
 }
 const DEFAULT_TTL_SECONDS = 300
 
@@ -69,16 +76,28 @@ export function createPayloadCache(options: PayloadCacheOptions) {
   const schemaVersion = options.schemaVersion ?? ''
   const readMemoMs = options.readMemoMs ?? 0
 
-  const store = createPayloadStore({ kv: options.kv, now, onError: options.onError, readMemoMs, schemaVersion })
+  const store = createPayloadStore({
+    kv: options.kv,
+    now,
+    onError: options.onError,
+    readMemoMs,
+    schemaVersion,
+  })
 
   /** Loads `key` from the backend and writes it; resolves once KV has it. Writes nothing on failure. */
-  async function loadAndStore<T>(key: string, load: () => Promise<T>): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
+  async function loadAndStore<T>(
+    key: string,
+    load: () => Promise<T>
+  ): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
     const payload = await load()
     return { payload, ...(await store.write(key, payload)) }
   }
 
   /** Starts (or joins) this isolate's one backend call for `key`. */
-  function loadShared<T>(key: string, load: () => Promise<T>): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
+  function loadShared<T>(
+    key: string,
+    load: () => Promise<T>
+  ): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
     type Loaded = Awaited<ReturnType<typeof loadAndStore<T>>>
     const running = inFlight.get(key) as Promise<Loaded> | undefined
     if (running) return withDeadline(running, options.deadlineMs)
@@ -102,7 +121,11 @@ export function createPayloadCache(options: PayloadCacheOptions) {
      * `validate` re-checks a stored payload written by another schema version (an older release);
      * one that fails it counts as a miss. An entry of the current version is not checked again.
      */
-    async read<T>(key: string, load: () => Promise<T>, validate: (stored: unknown) => T): Promise<T> {
+    async read<T>(
+      key: string,
+      load: () => Promise<T>,
+      validate: (stored: unknown) => T
+    ): Promise<T> {
       const entry = await store.read<T>(key, validate)
       if (!entry) {
         try {
@@ -146,8 +169,9 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ContentError('timeout', `shared backend call did not settle within ${ms} ms`)),
-      ms,
+      () =>
+        reject(new ContentError('timeout', `shared backend call did not settle within ${ms} ms`)),
+      ms
     )
   })
   return Promise.race([promise, deadline]).finally(() => {

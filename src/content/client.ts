@@ -5,13 +5,32 @@
  */
 import type { z } from 'zod'
 import type { Bindings } from '../env'
-import { apiOrigin, callBackend, DEFAULT_TIMEOUT_MS, isTemporaryStatus, messageOf, readJson } from './backend-transport'
+import {
+  apiOrigin,
+  callBackend,
+  DEFAULT_TIMEOUT_MS,
+  isTemporaryStatus,
+  messageOf,
+  readJson,
+} from './backend-transport'
 import { contentTtlSeconds, createPayloadCache } from './cache'
 import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
 import { describeProblems, projectsOf } from './projects'
-import { pageMetaPath, PAYLOAD_ENDPOINTS, PAYLOAD_SCHEMAS, payloadKey, payloadTag, type PayloadEndpoint } from './payload-catalogue'
+import {
+  pageMetaPath,
+  PAYLOAD_ENDPOINTS,
+  PAYLOAD_SCHEMAS,
+  payloadKey,
+  payloadTag,
+  type PayloadEndpoint,
+} from './payload-catalogue'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
-import { EnterprisesPayloadSchema, EnvelopeSchema, findDroppedAddresses, PAYLOAD_SCHEMA_VERSION } from './schemas'
+import {
+  EnterprisesPayloadSchema,
+  EnvelopeSchema,
+  findDroppedAddresses,
+  PAYLOAD_SCHEMA_VERSION,
+} from './schemas'
 
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
@@ -56,7 +75,8 @@ export type MessageInput = { name: string; email: string; comments: string }
  * A refusal says whether the backend may take the message later: `temporary` for 5xx, 408 and 429
  * (the outbox queues it, src/contact/), false for any other answer but 200 (the message is refused).
  */
-export type SendResult = { ok: true } | { ok: false; status: number; message?: string; temporary: boolean }
+export type SendResult =
+  { ok: true } | { ok: false; status: number; message?: string; temporary: boolean }
 export type SendOptions = {
   /** Sent as the Idempotency-Key header: a backend that honours it stores one message per key. */
   idempotencyKey?: string
@@ -87,16 +107,23 @@ export function createContentClient(options: ContentClientOptions) {
     const response = await call(path)
     const body = await readJson(response, path)
     if (!response.ok) {
-      throw new ContentError('status', `${path}: HTTP ${response.status}`, response.status, messageOf(body))
+      throw new ContentError(
+        'status',
+        `${path}: HTTP ${response.status}`,
+        response.status,
+        messageOf(body)
+      )
     }
     const envelope = EnvelopeSchema.safeParse(body)
-    if (!envelope.success) throw new ContentError('malformed', `${path}: answer has no payload object`)
+    if (!envelope.success)
+      throw new ContentError('malformed', `${path}: answer has no payload object`)
     const payload = schema.parse(envelope.data.payload)
     // A bad address costs only its own slot; the editor learns of it through the error report.
     const dropped = findDroppedAddresses(envelope.data.payload, payload)
     if (dropped.length > 0) options.onError?.(new DroppedAddressError(path, dropped), { key: path })
     const malformed = malformedItems(path, payload)
-    if (malformed.length > 0) options.onError?.(new MalformedItemsError(path, malformed), { key: path })
+    if (malformed.length > 0)
+      options.onError?.(new MalformedItemsError(path, malformed), { key: path })
     return payload
   }
 
@@ -107,7 +134,11 @@ export function createContentClient(options: ContentClientOptions) {
   }
 
   function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
-    return cache.read(keyOf(path), () => getPayload(path, schema), (stored) => schema.parse(stored))
+    return cache.read(
+      keyOf(path),
+      () => getPayload(path, schema),
+      (stored) => schema.parse(stored)
+    )
   }
 
   const metaPath = (page: string) => pageMetaPath(env.META_PATH, page)
@@ -128,11 +159,14 @@ export function createContentClient(options: ContentClientOptions) {
      * The cached payloads of `endpoints` (default: all), page meta data once for each of `pages`
      * (page keys such as '/about'): what the scheduled refresh and the publish hook refresh.
      */
-    sources(pages: readonly string[], endpoints: readonly PayloadEndpoint[] = PAYLOAD_ENDPOINTS): PayloadSource[] {
+    sources(
+      pages: readonly string[],
+      endpoints: readonly PayloadEndpoint[] = PAYLOAD_ENDPOINTS
+    ): PayloadSource[] {
       return endpoints.flatMap((endpoint) =>
         endpoint === 'page-meta-data'
           ? pages.map((page) => source(endpoint, metaPath(page), PAYLOAD_SCHEMAS['page-meta-data']))
-          : [source(endpoint, endpoint, PAYLOAD_SCHEMAS[endpoint])],
+          : [source(endpoint, endpoint, PAYLOAD_SCHEMAS[endpoint])]
       )
     },
     homePage: () => cached('get-home-page', PAYLOAD_SCHEMAS['get-home-page']),
@@ -147,7 +181,10 @@ export function createContentClient(options: ContentClientOptions) {
      * cached. A refusal and a call that fails (time-out, network: a thrown ContentError) are told to
      * `onError` as well.
      */
-    async sendMessage(message: MessageInput, { idempotencyKey }: SendOptions = {}): Promise<SendResult> {
+    async sendMessage(
+      message: MessageInput,
+      { idempotencyKey }: SendOptions = {}
+    ): Promise<SendResult> {
       const path = 'messages'
       const failed = (error: unknown) => options.onError?.(error, { key: path })
       const headers: Record<string, string> = { 'Content-Type': 'application/json' }
@@ -165,8 +202,20 @@ export function createContentClient(options: ContentClientOptions) {
         return { ok: true }
       }
       const body = await response.json().catch(() => undefined)
-      const result = { ok: false, status: response.status, message: messageOf(body), temporary: isTemporaryStatus(response.status) } as const
-      failed(new ContentError('status', `${path}: HTTP ${response.status}`, response.status, result.message))
+      const result = {
+        ok: false,
+        status: response.status,
+        message: messageOf(body),
+        temporary: isTemporaryStatus(response.status),
+      } as const
+      failed(
+        new ContentError(
+          'status',
+          `${path}: HTTP ${response.status}`,
+          response.status,
+          result.message
+        )
+      )
       return result
     },
   }

@@ -27,7 +27,11 @@ export function contentFor(c: Context<AppEnv>): ContentClient {
     onRead: (tag, read) => payloadsReadBy(c).set(tag, read),
     onChanged: (tag) => {
       const purger = pagePurgerFor(c.executionCtx as { cache?: CacheContext })
-      c.executionCtx.waitUntil(purger.purgeTags([tag]).catch((error: unknown) => console.warn(`content: purge ${tag}: ${String(error)}`)))
+      c.executionCtx.waitUntil(
+        purger
+          .purgeTags([tag])
+          .catch((error: unknown) => console.warn(`content: purge ${tag}: ${String(error)}`))
+      )
     },
   })
 }

@@ -9,7 +9,7 @@ export class ContentError extends Error {
     /** The backend's HTTP status, when it answered. */
     readonly status?: number,
     /** The `message` field of the backend's error body, when it had one (spec section 4). */
-    readonly backendMessage?: string,
+    readonly backendMessage?: string
   ) {
     super(message)
   }
@@ -24,7 +24,7 @@ export class DroppedAddressError extends Error {
   constructor(
     readonly call: string,
     /** The fields' paths in the payload, e.g. `enterprisesHome[2].btnLink`. */
-    readonly fields: string[],
+    readonly fields: string[]
   ) {
     super(`${call}: unsafe or malformed address dropped at ${fields.join(', ')}`)
   }
@@ -40,7 +40,7 @@ export class MalformedItemsError extends Error {
   constructor(
     readonly call: string,
     /** One sentence per item, e.g. `enterprises[3]: duplicate id "2": only its first item has a page (no page)`. */
-    readonly problems: string[],
+    readonly problems: string[]
   ) {
     super(`${call}: ${problems.join('; ')}`)
   }

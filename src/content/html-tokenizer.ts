@@ -20,7 +20,17 @@ export type HtmlToken =
   | { kind: 'end'; name: string }
 
 /** Elements whose content the browser reads as raw text up to the matching end tag. */
-const RAW_TEXT = new Set(['script', 'style', 'iframe', 'noembed', 'noframes', 'noscript', 'textarea', 'title', 'xmp'])
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+  'textarea',
+  'title',
+  'xmp',
+])
 
 type Tag = { kind: 'start' | 'end'; name: string; attributes: Attribute[]; end: number }
 
@@ -115,7 +125,8 @@ function readTag(input: string, start: number): Tag | null {
       }
     }
     const lower = attrName.toLowerCase()
-    if (!attributes.some((attribute) => attribute.name === lower)) attributes.push({ name: lower, value })
+    if (!attributes.some((attribute) => attribute.name === lower))
+      attributes.push({ name: lower, value })
   }
 }
 
@@ -131,7 +142,11 @@ function skipComment(input: string, from: number): number {
  * Where the raw text of `name` from `from` ends, and where its end tag ('</script' followed by a
  * space, '/' or '>') ends: -1 when the input ends before it.
  */
-function rawTextEnd(input: string, from: number, name: string): { textEnd: number; tagEnd: number } {
+function rawTextEnd(
+  input: string,
+  from: number,
+  name: string
+): { textEnd: number; tagEnd: number } {
   const pattern = new RegExp(`</${name}(?=[\\s/>])`, 'ig')
   pattern.lastIndex = from
   const match = pattern.exec(input)
@@ -141,9 +156,33 @@ function rawTextEnd(input: string, from: number, name: string): { textEnd: numbe
 }
 
 const NAMED_REFERENCES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', colon: ':', tab: '\t', newline: '\n',
-  sol: '/', lpar: '(', rpar: ')', period: '.', comma: ',', num: '#', excl: '!', quest: '?', equals: '=',
-  semi: ';', percnt: '%', commat: '@', hellip: '…', mdash: '—', ndash: '–', laquo: '«', raquo: '»', copy: '©',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+  sol: '/',
+  lpar: '(',
+  rpar: ')',
+  period: '.',
+  comma: ',',
+  num: '#',
+  excl: '!',
+  quest: '?',
+  equals: '=',
+  semi: ';',
+  percnt: '%',
+  commat: '@',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  laquo: '«',
+  raquo: '»',
+  copy: '©',
 }
 
 /**
@@ -153,8 +192,13 @@ const NAMED_REFERENCES: Record<string, string> = {
 export function decodeCharacterReferences(value: string): string {
   return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi, (reference, body: string) => {
     if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10)
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd'
+      const code =
+        body[1] === 'x' || body[1] === 'X'
+          ? parseInt(body.slice(2), 16)
+          : parseInt(body.slice(1), 10)
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : '\ufffd'
     }
     return NAMED_REFERENCES[body.toLowerCase()] ?? reference
   })

@@ -14,13 +14,17 @@ function isFilled(value: unknown): boolean {
   return false
 }
 
-type Picked<T, K extends keyof T> = T[K] extends string ? string : T[K] extends unknown[] ? T[K] : never
+type Picked<T, K extends keyof T> = T[K] extends string
+  ? string
+  : T[K] extends unknown[]
+    ? T[K]
+    : never
 
 /** The `lng` variant of `record[field]`, falling back to the unprefixed field. */
 export function pickLocalized<T extends object, K extends keyof T & string>(
   record: T,
   field: K,
-  lng: Lng,
+  lng: Lng
 ): Picked<T, K> {
   const fields = record as Record<string, unknown>
   const variant = fields[`${PREFIX[lng]}${field}`]
@@ -32,7 +36,8 @@ export function pickLocalized<T extends object, K extends keyof T & string>(
 
 /** A picker bound to one language: `const pick = localizer('ru'); pick(item, 'title')`. */
 export function localizer(lng: Lng) {
-  return <T extends object, K extends keyof T & string>(record: T, field: K) => pickLocalized(record, field, lng)
+  return <T extends object, K extends keyof T & string>(record: T, field: K) =>
+    pickLocalized(record, field, lng)
 }
 
 export type Pick = ReturnType<typeof localizer>

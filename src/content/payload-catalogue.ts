@@ -4,7 +4,14 @@
  * Cache-Tag, so that a changed payload purges exactly those pages.
  */
 import type { z } from 'zod'
-import { AboutPayloadSchema, ContactDataSchema, EnterprisesPayloadSchema, HomePayloadSchema, NavbarPayloadSchema, PageMetaSchema } from './schemas'
+import {
+  AboutPayloadSchema,
+  ContactDataSchema,
+  EnterprisesPayloadSchema,
+  HomePayloadSchema,
+  NavbarPayloadSchema,
+  PageMetaSchema,
+} from './schemas'
 
 /** The backend endpoints whose payloads pages read, each cached under its own key(s). */
 export const PAYLOAD_ENDPOINTS = [

@@ -18,7 +18,13 @@
  */
 
 /** `changedAt`: when the content last differed from the entry before (its first store, else a change). */
-export type CacheEntry<T> = { storedAt: number; changedAt: number; hash: string; schema?: string; payload: T }
+export type CacheEntry<T> = {
+  storedAt: number
+  changedAt: number
+  hash: string
+  schema?: string
+  payload: T
+}
 /** What a page needs to know of a payload it was rendered from. */
 export type PayloadStamp = { hash: string; storedAt: number; changedAt?: number }
 /** What a store did: content that differs from the entry before it, or the same again. */
@@ -34,7 +40,12 @@ const knownStamps = new Map<string, { stamp: PayloadStamp; seenAt: number }>()
  * The current stamp of `key`: what this isolate last read or wrote, if that was within `maxAgeMs`,
  * else KV's. Null when KV has no entry.
  */
-export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: number, now: () => number = Date.now): Promise<PayloadStamp | null> {
+export async function currentStamp(
+  kv: KVNamespace,
+  key: string,
+  maxAgeMs: number,
+  now: () => number = Date.now
+): Promise<PayloadStamp | null> {
   const known = knownStamps.get(key)
   if (known && now() - known.seenAt < maxAgeMs && now() >= known.seenAt) return known.stamp
   const entry = await kv.get<Partial<CacheEntry<unknown>>>(key, 'json').catch(() => null)
@@ -48,7 +59,10 @@ export async function currentStamp(kv: KVNamespace, key: string, maxAgeMs: numbe
  * Payloads of entries stored by another schema version, as this isolate validated them, by key: an
  * older entry costs one validation per isolate, not one per render, until the refresh rewrites it.
  */
-const revalidated = new Map<string, { hash: string; storedAt: number; schema: unknown; payload: unknown }>()
+const revalidated = new Map<
+  string,
+  { hash: string; storedAt: number; schema: unknown; payload: unknown }
+>()
 
 /**
  * The last text read for each key and the entry parsed from it: a render reads the same few
@@ -108,12 +122,28 @@ export function createPayloadStore(options: PayloadStoreOptions) {
   const { now, schemaVersion, readMemoMs } = options
 
   /** The stored payload: as stored when this schema version wrote it, else validated (once per isolate). */
-  function trustedPayload<T>(key: string, entry: CacheEntry<unknown>, validate: (stored: unknown) => T): T {
+  function trustedPayload<T>(
+    key: string,
+    entry: CacheEntry<unknown>,
+    validate: (stored: unknown) => T
+  ): T {
     if (schemaVersion && entry.schema === schemaVersion) return entry.payload as T
     const known = revalidated.get(key)
-    if (known && known.hash === entry.hash && known.storedAt === entry.storedAt && known.schema === entry.schema) return known.payload as T
+    if (
+      known &&
+      known.hash === entry.hash &&
+      known.storedAt === entry.storedAt &&
+      known.schema === entry.schema
+    )
+      return known.payload as T
     const payload = validate(entry.payload)
-    if (schemaVersion) revalidated.set(key, { hash: entry.hash, storedAt: entry.storedAt, schema: entry.schema, payload })
+    if (schemaVersion)
+      revalidated.set(key, {
+        hash: entry.hash,
+        storedAt: entry.storedAt,
+        schema: entry.schema,
+        payload,
+      })
     return payload
   }
 
@@ -136,12 +166,22 @@ export function createPayloadStore(options: PayloadStoreOptions) {
 
   return {
     /** The entry under `key` with its payload trusted or validated; null when there is none or it cannot be read. */
-    async read<T>(key: string, validate: (stored: unknown) => T, { skipPayload = false } = {}): Promise<CacheEntry<T> | null> {
+    async read<T>(
+      key: string,
+      validate: (stored: unknown) => T,
+      { skipPayload = false } = {}
+    ): Promise<CacheEntry<T> | null> {
       try {
         const entry = parsedEntry(key, await readText(key))
-        if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string') return null
+        if (!entry || typeof entry.storedAt !== 'number' || typeof entry.hash !== 'string')
+          return null
         const changedAt = typeof entry.changedAt === 'number' ? entry.changedAt : entry.storedAt
-        return { storedAt: entry.storedAt, changedAt, hash: entry.hash, payload: skipPayload ? (undefined as T) : trustedPayload(key, entry, validate) }
+        return {
+          storedAt: entry.storedAt,
+          changedAt,
+          hash: entry.hash,
+          payload: skipPayload ? (undefined as T) : trustedPayload(key, entry, validate),
+        }
       } catch (error) {
         options.onError?.(key, error)
         return null
@@ -149,12 +189,26 @@ export function createPayloadStore(options: PayloadStoreOptions) {
     },
 
     /** Writes `payload` under `key`, stamped with its hash and this schema version; resolves once KV has it. */
-    async write<T>(key: string, payload: T): Promise<{ stamp: PayloadStamp; outcome: RefreshOutcome }> {
-      const previous = await options.kv.get<Partial<CacheEntry<unknown>>>(key, 'json').catch(() => null)
+    async write<T>(
+      key: string,
+      payload: T
+    ): Promise<{ stamp: PayloadStamp; outcome: RefreshOutcome }> {
+      const previous = await options.kv
+        .get<Partial<CacheEntry<unknown>>>(key, 'json')
+        .catch(() => null)
       const hash = await hashOf(payload)
       const outcome: RefreshOutcome = previous?.hash === hash ? 'unchanged' : 'changed'
-      const changedAt = outcome === 'unchanged' && typeof previous?.changedAt === 'number' ? previous.changedAt : now()
-      const entry: CacheEntry<T> = { storedAt: now(), changedAt, hash, schema: schemaVersion, payload }
+      const changedAt =
+        outcome === 'unchanged' && typeof previous?.changedAt === 'number'
+          ? previous.changedAt
+          : now()
+      const entry: CacheEntry<T> = {
+        storedAt: now(),
+        changedAt,
+        hash,
+        schema: schemaVersion,
+        payload,
+      }
       const text = JSON.stringify(entry)
       await options.kv.put(key, text, { expirationTtl: RETAIN_SECONDS })
       rememberWrite(key, text)
@@ -167,7 +221,10 @@ export function createPayloadStore(options: PayloadStoreOptions) {
 
 /** A short SHA-256 of the payload's JSON: equal payloads, equal hashes. */
 async function hashOf(payload: unknown): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(payload)))
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(JSON.stringify(payload))
+  )
   const base64 = btoa(String.fromCharCode(...new Uint8Array(digest).subarray(0, 12)))
   return base64.replace(/\+/g, '-').replace(/\//g, '_')
 }

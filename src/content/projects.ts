@@ -36,7 +36,10 @@ export type Project = {
 }
 
 /** Why an item has no page, or has one with a fallback, by its index in `enterprises`. */
-export type ProjectProblem = { index: number; problem: 'no-id' | 'unusable-id' | 'duplicate-id' | 'no-title' | 'no-image' }
+export type ProjectProblem = {
+  index: number
+  problem: 'no-id' | 'unusable-id' | 'duplicate-id' | 'no-title' | 'no-image'
+}
 
 export type Projects = {
   /** The items that have a page, in the payload's order. */
@@ -50,7 +53,11 @@ export type Projects = {
 
 /** The id of an item as text ('' for none). */
 function idOf(item: EnterpriseItem): string {
-  return typeof item.id === 'number' ? (Number.isFinite(item.id) ? String(item.id) : '') : item.id.trim()
+  return typeof item.id === 'number'
+    ? Number.isFinite(item.id)
+      ? String(item.id)
+      : ''
+    : item.id.trim()
 }
 
 /**
@@ -101,20 +108,30 @@ export function projectsOf(payload: EnterprisesPayload): Projects {
     if (!id) return problems.push({ index, problem: 'no-id' })
     if (!ID_PART.test(id)) return problems.push({ index, problem: 'unusable-id' })
     if (byId.has(id)) return problems.push({ index, problem: 'duplicate-id' })
-    if (LANGUAGES.some((lng) => pickLocalized(item, 'title', lng).trim() === '')) return problems.push({ index, problem: 'no-title' })
+    if (LANGUAGES.some((lng) => pickLocalized(item, 'title', lng).trim() === ''))
+      return problems.push({ index, problem: 'no-title' })
     if (!item.img) problems.push({ index, problem: 'no-image' })
     const project = { id, slug: slugOf(id, item), item }
     byId.set(id, project)
     list.push(project)
   })
-  const projects = { list, byItem: new Map(list.map((project) => [project.item, project])), byId, problems }
+  const projects = {
+    list,
+    byItem: new Map(list.map((project) => [project.item, project])),
+    byId,
+    problems,
+  }
   memo.set(payload, projects)
   return projects
 }
 
 /** Whether a path without language prefix has the shape of a project's page (`/enterprises/<one segment>`). */
 export function isProjectPath(pageKey: string): boolean {
-  return pageKey.startsWith(`${PROJECTS_PATH}/`) && pageKey.length > PROJECTS_PATH.length + 1 && !pageKey.slice(PROJECTS_PATH.length + 1).includes('/')
+  return (
+    pageKey.startsWith(`${PROJECTS_PATH}/`) &&
+    pageKey.length > PROJECTS_PATH.length + 1 &&
+    !pageKey.slice(PROJECTS_PATH.length + 1).includes('/')
+  )
 }
 
 /** The page path of a project, without language prefix: `/enterprises/1-arabkir-residence`. */
@@ -126,7 +143,10 @@ export function projectPath(project: Project): string {
  * The project a slug names: `exact` when it is the current slug, else the project whose id the slug
  * starts with (an old or missing readable part, to be redirected). Null for no project.
  */
-export function findProject(projects: Projects, slug: string): { project: Project; exact: boolean } | null {
+export function findProject(
+  projects: Projects,
+  slug: string
+): { project: Project; exact: boolean } | null {
   const exact = projects.list.find((project) => project.slug === slug)
   if (exact) return { project: exact, exact: true }
   const cut = slug.indexOf('-')
@@ -140,7 +160,10 @@ export function projectPaths(payload: EnterprisesPayload): string[] {
 }
 
 /** A sentence per problem for the report: `enterprises[3]: duplicate id "2" (no page)`. */
-export function describeProblems(payload: EnterprisesPayload, problems: readonly ProjectProblem[]): string[] {
+export function describeProblems(
+  payload: EnterprisesPayload,
+  problems: readonly ProjectProblem[]
+): string[] {
   return problems.map(({ index, problem }) => {
     const id = payload.enterprises[index]?.id
     const named = id === '' || id === undefined ? '' : ` ${JSON.stringify(String(id))}`

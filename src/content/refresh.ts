@@ -34,7 +34,10 @@ const HEARTBEAT_MEMO_MS = 30_000
  * Called after payloads changed and were stored, with their sources. Hook point for other work that
  * depends on content, registered once in src/index.ts (the image placeholders' warm-up).
  */
-export type PayloadsChangedListener = (env: Bindings, changed: PayloadSource[]) => Promise<void> | void
+export type PayloadsChangedListener = (
+  env: Bindings,
+  changed: PayloadSource[]
+) => Promise<void> | void
 export const onPayloadsChanged: PayloadsChangedListener[] = []
 
 export type RefreshOptions = {
@@ -77,7 +80,13 @@ export type RefreshReport = {
 /** Refreshes the due (or, with `force`, all named) payloads, then purges the pages of the changed ones. */
 export async function refreshPayloads(options: RefreshOptions): Promise<RefreshReport> {
   const { env } = options
-  const client = createContentClient({ env, waitUntil: options.waitUntil, now: options.now, timeoutMs: options.timeoutMs, onError: options.onError })
+  const client = createContentClient({
+    env,
+    waitUntil: options.waitUntil,
+    now: options.now,
+    timeoutMs: options.timeoutMs,
+    onError: options.onError,
+  })
   const sources = client.sources(options.pages, options.endpoints)
   const now = options.now ?? Date.now
   const stamps = await Promise.all(sources.map((source) => source.stamp()))
@@ -110,21 +119,32 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
     }
   })
 
-  report.purged = [...new Set([...(options.purgeUnchanged ? report.refreshed : report.changed), ...again.map(({ tag }) => tag)])]
+  report.purged = [
+    ...new Set([
+      ...(options.purgeUnchanged ? report.refreshed : report.changed),
+      ...again.map(({ tag }) => tag),
+    ]),
+  ]
   if (report.purged.length) await options.purger.purgeTags(report.purged)
   if (report.changed.length && options.repurge) {
-    await options.repurge(report.changed).catch((error: unknown) => options.onError?.(error, { key: 'repurge' }))
+    await options
+      .repurge(report.changed)
+      .catch((error: unknown) => options.onError?.(error, { key: 'repurge' }))
   }
   if (changed.length) {
     for (const listener of onPayloadsChanged) {
-      await (async () => listener(env, changed))().catch((error: unknown) => options.onError?.(error, { key: 'onPayloadsChanged' }))
+      await (async () => listener(env, changed))().catch((error: unknown) =>
+        options.onError?.(error, { key: 'onPayloadsChanged' })
+      )
     }
   }
   return report
 }
 
 /** The scheduled run: says it is running (the heartbeat), then refreshes what is due. */
-export async function runScheduledRefresh(options: Omit<RefreshOptions, 'force' | 'endpoints'>): Promise<RefreshReport> {
+export async function runScheduledRefresh(
+  options: Omit<RefreshOptions, 'force' | 'endpoints'>
+): Promise<RefreshReport> {
   const now = options.now ?? Date.now
   await options.env.CONTENT_CACHE.put(HEARTBEAT_KEY, String(now()), { expirationTtl: 24 * 60 * 60 })
   return refreshPayloads(options)
@@ -137,8 +157,16 @@ let heartbeatMemo: { running: boolean; readAt: number } | null = null
  * as under `wrangler dev` where Cron Triggers do not fire by themselves, requests refresh stale
  * payloads themselves.
  */
-export async function scheduledRefreshIsRunning(kv: KVNamespace, now: () => number = Date.now): Promise<boolean> {
-  if (heartbeatMemo && now() - heartbeatMemo.readAt < HEARTBEAT_MEMO_MS && now() >= heartbeatMemo.readAt) return heartbeatMemo.running
+export async function scheduledRefreshIsRunning(
+  kv: KVNamespace,
+  now: () => number = Date.now
+): Promise<boolean> {
+  if (
+    heartbeatMemo &&
+    now() - heartbeatMemo.readAt < HEARTBEAT_MEMO_MS &&
+    now() >= heartbeatMemo.readAt
+  )
+    return heartbeatMemo.running
   const beat = Number(await kv.get(HEARTBEAT_KEY).catch(() => null))
   const running = Number.isFinite(beat) && beat > 0 && now() - beat < HEARTBEAT_STALE_MS
   heartbeatMemo = { running, readAt: now() }

@@ -22,16 +22,24 @@ export function repurgerFor(env: Pick<Bindings, 'REPURGE_QUEUE'>): Repurger | un
   const queue = env.REPURGE_QUEUE
   if (!queue) return undefined
   return async (tags) => {
-    if (tags.length) await queue.send({ tags: [...tags] } satisfies RepurgeMessage, { delaySeconds: REPURGE_DELAY_SECONDS })
+    if (tags.length)
+      await queue.send({ tags: [...tags] } satisfies RepurgeMessage, {
+        delaySeconds: REPURGE_DELAY_SECONDS,
+      })
   }
 }
 
 /** The queue consumer: purges the tags of every message in one go; a failed purge is retried. */
-export async function handleRepurgeBatch(batch: MessageBatch<unknown>, _env: Bindings, ctx: ExecutionContext): Promise<void> {
+export async function handleRepurgeBatch(
+  batch: MessageBatch<unknown>,
+  _env: Bindings,
+  ctx: ExecutionContext
+): Promise<void> {
   const tags = new Set<string>()
   for (const message of batch.messages) {
     const body = message.body as Partial<RepurgeMessage> | null
-    if (Array.isArray(body?.tags)) for (const tag of body.tags) if (typeof tag === 'string' && tag) tags.add(tag)
+    if (Array.isArray(body?.tags))
+      for (const tag of body.tags) if (typeof tag === 'string' && tag) tags.add(tag)
   }
   try {
     if (tags.size) await pagePurgerFor(ctx as { cache?: CacheContext }).purgeTags([...tags])

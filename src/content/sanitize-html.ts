@@ -18,16 +18,84 @@ import { escapeAttribute, escapeText } from './html-escape'
 import { decodeCharacterReferences, tokenizeHtml, type Attribute } from './html-tokenizer'
 
 /** Elements kept as they are. */
-const ALLOWED = new Set(['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'mark', 'sub', 'sup', 'span', 'ul', 'ol', 'li', 'a', 'blockquote'])
+const ALLOWED = new Set([
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'small',
+  'mark',
+  'sub',
+  'sup',
+  'span',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'blockquote',
+])
 /** Elements rewritten to another allowed element. */
-const RENAMED: Record<string, string> = { div: 'p', h1: 'p', h2: 'p', h3: 'p', h4: 'p', h5: 'p', h6: 'p', section: 'p', article: 'p' }
+const RENAMED: Record<string, string> = {
+  div: 'p',
+  h1: 'p',
+  h2: 'p',
+  h3: 'p',
+  h4: 'p',
+  h5: 'p',
+  h6: 'p',
+  section: 'p',
+  article: 'p',
+}
 /** Elements dropped with everything inside them. */
 const DROPPED = new Set([
-  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'template', 'noscript',
-  'noembed', 'noframes', 'textarea', 'title', 'xmp', 'svg', 'math', 'select', 'option', 'button', 'form',
-  'audio', 'video', 'canvas', 'head', 'plaintext', 'dialog',
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'template',
+  'noscript',
+  'noembed',
+  'noframes',
+  'textarea',
+  'title',
+  'xmp',
+  'svg',
+  'math',
+  'select',
+  'option',
+  'button',
+  'form',
+  'audio',
+  'video',
+  'canvas',
+  'head',
+  'plaintext',
+  'dialog',
 ])
-const VOID = new Set(['br', 'area', 'base', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr'])
+const VOID = new Set([
+  'br',
+  'area',
+  'base',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+])
 const BLOCK = new Set(['p', 'ul', 'ol', 'blockquote'])
 
 /** Options of {@link sanitizeHtml}. */
@@ -120,12 +188,15 @@ function openLink(attributes: Attribute[], options: SanitizeOptions): string | n
  */
 export function safeHref(raw: string): string | null {
   // Browsers strip leading and trailing C0 controls and spaces, and drop tabs and newlines anywhere.
-  const href = decodeCharacterReferences(raw).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
+  const href = decodeCharacterReferences(raw)
+    .replace(/[\t\n\r]/g, '')
+    .replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
   if (href === '' || /[\u0000-\u001f\u007f]/.test(href)) return null
   const normalized = href.replace(/\\/g, '/')
   if (normalized.startsWith('//')) return `https:${normalized}`
   const scheme = /^([^/?#]*?):/.exec(normalized)
-  if (!scheme) return /&/.test(normalized.split(/[/?#]/)[0] ?? '') ? null : withSingleSlashes(normalized)
+  if (!scheme)
+    return /&/.test(normalized.split(/[/?#]/)[0] ?? '') ? null : withSingleSlashes(normalized)
   return /^(https?|mailto|tel)$/i.test(scheme[1] ?? '') ? normalized : null
 }
 

@@ -26,7 +26,10 @@ export const PAYLOAD_SCHEMA_VERSION = 'payload-schema-1'
 
 const text = z.string().catch('')
 /** CMS HTML (descriptions): allow-listed and balanced; sanitizing it again gives the same. */
-const html = z.string().catch('').transform((value) => sanitizeHtml(value))
+const html = z
+  .string()
+  .catch('')
+  .transform((value) => sanitizeHtml(value))
 /** An image address: absolute http(s) or site-relative, else ''. */
 const imageAddress = text.transform((value) => parseAddress(value, 'image'))
 /** A link address: absolute http(s), site-relative, mailto: or tel:, else ''. */
@@ -35,7 +38,10 @@ const linkAddress = text.transform((value) => parseAddress(value, 'link'))
 /** A field with its localized variants: title, en_title, ru_title, arm_title. */
 type Localized<K extends string, S> = { [P in K | `${'en' | 'ru' | 'arm'}_${K}`]: S }
 
-function variantsOf<S extends z.ZodType, const K extends string>(schema: S, fields: K[]): Localized<K, S> {
+function variantsOf<S extends z.ZodType, const K extends string>(
+  schema: S,
+  fields: K[]
+): Localized<K, S> {
   const shape: Record<string, S> = {}
   for (const field of fields) {
     for (const prefix of ['', 'en_', 'ru_', 'arm_']) shape[`${prefix}${field}`] = schema
@@ -67,7 +73,7 @@ function listOf<S extends z.ZodRawShape>(shape: S) {
   const item = z.object(shape)
   return z.preprocess(
     (value) => (Array.isArray(value) ? value.filter(isRecord) : []),
-    z.array(item),
+    z.array(item)
   )
 }
 
@@ -88,7 +94,11 @@ const enterpriseItem = {
   ...localizedHtml('description'),
   btnLink: linkAddress,
 }
-const imageBanner = { img: imageAddress, ...localized('titleBanner'), ...localizedHtml('description') }
+const imageBanner = {
+  img: imageAddress,
+  ...localized('titleBanner'),
+  ...localizedHtml('description'),
+}
 
 export const HomePayloadSchema = objectOf({
   banner: listOf(bannerItem),
@@ -96,7 +106,11 @@ export const HomePayloadSchema = objectOf({
   arm_banner: listOf(bannerItem),
   aboutHome: objectOf(bannerItem),
   ...localized('servicesTitle', 'servicesSubTitle'),
-  servicesHome: listOf({ img: imageAddress, ...localized('title'), ...localizedHtml('description') }),
+  servicesHome: listOf({
+    img: imageAddress,
+    ...localized('title'),
+    ...localizedHtml('description'),
+  }),
   ...localized('enterprisesTitle', 'enterprisesSubTitle', 'enterprisesBtnName'),
   enterprisesBtnLink: linkAddress,
   enterprisesHome: listOf(enterpriseItem),
@@ -111,7 +125,12 @@ export const AboutPayloadSchema = objectOf({
   titleDescSection: objectOf({ img: imageAddress, ...localizedHtml('description') }),
   firstBanner: objectOf(imageBanner),
   secondBanner: objectOf({ img: imageAddress }),
-  missions: listOf({ id, img: imageAddress, ...localized('title'), ...localizedHtml('description') }),
+  missions: listOf({
+    id,
+    img: imageAddress,
+    ...localized('title'),
+    ...localizedHtml('description'),
+  }),
   thirdImage: objectOf({ img: imageAddress, ...localizedHtml('description') }),
   thirdBanner: listOf({ id, img: imageAddress, imgLink: linkAddress, ...localized('title') }),
 })
@@ -145,19 +164,38 @@ export const ContactDataSchema = objectOf({
     'messageLabel',
     'messagePlaceholder',
     'sendingText',
-    'sendButtonText',
+    'sendButtonText'
   ),
 })
 
-export const NavbarPayloadSchema = objectOf({ ...localized('home', 'about', 'enterprises', 'contactUs') })
+export const NavbarPayloadSchema = objectOf({
+  ...localized('home', 'about', 'enterprises', 'contactUs'),
+})
 
-export const PageMetaSchema = objectOf({ ...localized('title', 'description', 'keywords'), image: imageAddress })
+export const PageMetaSchema = objectOf({
+  ...localized('title', 'description', 'keywords'),
+  image: imageAddress,
+})
 
 /** Every URL-valued field name, in any payload (payload-fields.md). */
 export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
-  'img', 'icon', 'iconLink', 'btnLink', 'imgLink', 'image', 'firstBanner', 'secondBanner',
-  'enterprisesBtnLink', 'foundersBtnLink',
-  'facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok',
+  'img',
+  'icon',
+  'iconLink',
+  'btnLink',
+  'imgLink',
+  'image',
+  'firstBanner',
+  'secondBanner',
+  'enterprisesBtnLink',
+  'foundersBtnLink',
+  'facebook',
+  'instagram',
+  'linkedin',
+  'twitter',
+  'youtube',
+  'pinterest',
+  'tiktok',
 ])
 
 /**
@@ -168,7 +206,9 @@ export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
 export function findDroppedAddresses(raw: unknown, parsed: unknown, path = ''): string[] {
   if (Array.isArray(parsed)) {
     const entries = Array.isArray(raw) ? raw.filter(isRecord) : []
-    return parsed.flatMap((item, index) => findDroppedAddresses(entries[index], item, `${path}[${index}]`))
+    return parsed.flatMap((item, index) =>
+      findDroppedAddresses(entries[index], item, `${path}[${index}]`)
+    )
   }
   if (!isRecord(parsed)) return []
   const source = isRecord(raw) ? raw : {}
@@ -176,7 +216,8 @@ export function findDroppedAddresses(raw: unknown, parsed: unknown, path = ''): 
     const at = path ? `${path}.${key}` : key
     if (typeof value === 'string') {
       const given = source[key]
-      const wasFilled = typeof given === 'string' ? given.trim() !== '' : given !== undefined && given !== null
+      const wasFilled =
+        typeof given === 'string' ? given.trim() !== '' : given !== undefined && given !== null
       return ADDRESS_FIELDS.has(key) && value === '' && wasFilled ? [at] : []
     }
     return findDroppedAddresses(source[key], value, at)

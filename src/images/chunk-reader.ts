@@ -33,7 +33,10 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
   return {
     async read() {
       while (!ended) {
-        const { done, value } = await reader.readAtLeast(READ_CHUNK_BYTES, new Uint8Array(READ_CHUNK_BYTES))
+        const { done, value } = await reader.readAtLeast(
+          READ_CHUNK_BYTES,
+          new Uint8Array(READ_CHUNK_BYTES)
+        )
         if (done) ended = true
         if (value && value.byteLength > 0) return { done: false, value }
       }
@@ -66,5 +69,7 @@ export function readBefore(reader: ChunkReader, signal: AbortSignal) {
     }
     signal.addEventListener('abort', onAbort, { once: true })
   })
-  return Promise.race([reader.read(), aborted]).finally(() => signal.removeEventListener('abort', onAbort))
+  return Promise.race([reader.read(), aborted]).finally(() =>
+    signal.removeEventListener('abort', onAbort)
+  )
 }

@@ -14,7 +14,16 @@
  */
 import { RENDITION_CACHE_CONTROL, readRendition } from './image-cache'
 import { sniffFormat, type RasterFormat } from './image-format'
-import { claimRendition, missDeadlines, renditionFromAnotherRequest, renditionKeyFor, withinRateLimit, type MissResult, type RenderContext, type RenderRequest } from './image-miss'
+import {
+  claimRendition,
+  missDeadlines,
+  renditionFromAnotherRequest,
+  renditionKeyFor,
+  withinRateLimit,
+  type MissResult,
+  type RenderContext,
+  type RenderRequest,
+} from './image-miss'
 import { openOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { IMAGE_REASONS, type ImageReason } from './reasons'
 import { allowedOrigins, checkSource, type AllowedSource } from './source-policy'
@@ -30,7 +39,10 @@ const NOT_STORED = 'no-store'
  */
 const MAX_STREAMED_ORIGINAL_BYTES = 8 * 1024 * 1024
 
-export async function renderImage(request: RenderRequest, context: RenderContext): Promise<Response> {
+export async function renderImage(
+  request: RenderRequest,
+  context: RenderContext
+): Promise<Response> {
   const { env } = context
   const deadlines = missDeadlines(env)
 
@@ -46,23 +58,38 @@ export async function renderImage(request: RenderRequest, context: RenderContext
   const claim = claimRendition(key)
   if (!claim) {
     const done = await renditionFromAnotherRequest(key, deadlines.visitorWaitEnds)
-    return done ? withHeaders(done, { 'X-Image-Cache': 'hit' }) : notYet(request, context, 'still-transforming')
+    return done
+      ? withHeaders(done, { 'X-Image-Cache': 'hit' })
+      : notYet(request, context, 'still-transforming')
   }
   try {
     if (!(await withinRateLimit(env, request.client))) {
       return refusal(429, 'rate-limited', { 'Retry-After': '60', 'Cache-Control': NOT_STORED })
     }
     if (!env.IMAGES) {
-      context.report(new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])'), 'transform')
+      context.report(
+        new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])'),
+        'transform'
+      )
       return await streamedOriginal(check.source, context, SHORT_CACHE_CONTROL)
     }
-    const { result, progress } = await claim.makeWithinWait(check.source, request, context, deadlines)
+    const { result, progress } = await claim.makeWithinWait(
+      check.source,
+      request,
+      context,
+      deadlines
+    )
     // The transform outlasts the wait and goes on in the background; the visitor gets the original
     // as it comes (a second download, streamed, never held), as a slow transform always gave it.
-    if (!result && progress.stage === 'transforming' && progress.bytes <= MAX_STREAMED_ORIGINAL_BYTES) {
+    if (
+      !result &&
+      progress.stage === 'transforming' &&
+      progress.bytes <= MAX_STREAMED_ORIGINAL_BYTES
+    ) {
       return await streamedOriginal(check.source, context, NOT_STORED, 'still-transforming')
     }
-    if (!result && progress.stage === 'waiting-for-slot') return await notYet(request, context, 'busy')
+    if (!result && progress.stage === 'waiting-for-slot')
+      return await notYet(request, context, 'busy')
     return await missAnswer(result, request, context, deadlines.visitorWaitEnds)
   } finally {
     claim.release()
@@ -70,22 +97,41 @@ export async function renderImage(request: RenderRequest, context: RenderContext
 }
 
 /** What the visitor gets once the miss ended or the wait did (`undefined`). */
-function missAnswer(result: MissResult | undefined, request: RenderRequest, context: RenderContext, visitorWaitEnds: number): Response | Promise<Response> {
+function missAnswer(
+  result: MissResult | undefined,
+  request: RenderRequest,
+  context: RenderContext,
+  visitorWaitEnds: number
+): Response | Promise<Response> {
   if (!result) return notYet(request, context, 'still-transforming')
-  if (result.ok) return imageAnswer(result.rendition.bytes, result.rendition.format, RENDITION_CACHE_CONTROL, { 'X-Image-Cache': 'miss' })
+  if (result.ok)
+    return imageAnswer(result.rendition.bytes, result.rendition.format, RENDITION_CACHE_CONTROL, {
+      'X-Image-Cache': 'miss',
+    })
   if (result.reason === 'busy') return notYet(request, context, 'busy')
   if (result.reason === 'transform-failed') {
-    return request.fallback ? fallbackAnswer(request, context, 'transform-failed', {}) : refusal(502, 'transform-failed')
+    return request.fallback
+      ? fallbackAnswer(request, context, 'transform-failed', {})
+      : refusal(502, 'transform-failed')
   }
   const failure = result as LoadFailure
-  if (request.fallback) return fallbackAnswer(request, context, failure.reason, { transformUntil: Date.now() < visitorWaitEnds ? visitorWaitEnds : undefined })
-  if (failure.failure === 'refused') return refusal(failure.reason === 'svg-not-served' ? 415 : 422, failure.reason)
+  if (request.fallback)
+    return fallbackAnswer(request, context, failure.reason, {
+      transformUntil: Date.now() < visitorWaitEnds ? visitorWaitEnds : undefined,
+    })
+  if (failure.failure === 'refused')
+    return refusal(failure.reason === 'svg-not-served' ? 415 : 422, failure.reason)
   return refusal(404, failure.reason)
 }
 
 /** The answer when the rendition is not ready within the visitor's wait: the bundled fallback as it is, or a 503 to retry. */
-function notYet(request: RenderRequest, context: RenderContext, reason: 'still-transforming' | 'busy'): Promise<Response> | Response {
-  if (request.fallback) return fallbackAnswer(request, context, reason, { cacheControl: NOT_STORED })
+function notYet(
+  request: RenderRequest,
+  context: RenderContext,
+  reason: 'still-transforming' | 'busy'
+): Promise<Response> | Response {
+  if (request.fallback)
+    return fallbackAnswer(request, context, reason, { cacheControl: NOT_STORED })
   return refusal(503, reason, { 'Retry-After': '5', 'Cache-Control': NOT_STORED })
 }
 
@@ -98,10 +144,14 @@ async function fallbackAnswer(
   request: RenderRequest,
   context: RenderContext,
   reason: ImageReason,
-  options: { transformUntil?: number; cacheControl?: string },
+  options: { transformUntil?: number; cacheControl?: string }
 ): Promise<Response> {
   const fallback = request.fallback!
-  const headers = { 'Cache-Control': options.cacheControl ?? SHORT_CACHE_CONTROL, 'X-Image-Outcome': 'fallback', 'X-Image-Reason': reason }
+  const headers = {
+    'Cache-Control': options.cacheControl ?? SHORT_CACHE_CONTROL,
+    'X-Image-Outcome': 'fallback',
+    'X-Image-Reason': reason,
+  }
   const source: AllowedSource = { kind: 'asset', path: fallback }
   const { env } = context
   const key = renditionKeyFor(request, source, context)
@@ -110,8 +160,19 @@ async function fallbackAnswer(
   const ends = options.transformUntil
   const claim = ends && env.IMAGES ? claimRendition(key) : undefined
   if (ends && claim) {
-    const { result } = await claim.makeWithinWait(source, { ...request, src: fallback, fallback: undefined }, context, { visitorWaitEnds: ends, deadline: ends })
-    if (result?.ok) return imageAnswer(result.rendition.bytes, result.rendition.format, RENDITION_CACHE_CONTROL, headers)
+    const { result } = await claim.makeWithinWait(
+      source,
+      { ...request, src: fallback, fallback: undefined },
+      context,
+      { visitorWaitEnds: ends, deadline: ends }
+    )
+    if (result?.ok)
+      return imageAnswer(
+        result.rendition.bytes,
+        result.rendition.format,
+        RENDITION_CACHE_CONTROL,
+        headers
+      )
   }
   const file = await env.ASSETS.fetch(new Request(new URL(fallback, 'http://assets.local')))
   const bytes = new Uint8Array(await file.arrayBuffer())
@@ -124,9 +185,18 @@ async function fallbackAnswer(
  * The original streamed through unchanged (counted and cut off at the limit, never held): for a
  * deploy without the IMAGES binding, and for a visitor whose transform outlasted the wait.
  */
-async function streamedOriginal(source: AllowedSource, context: RenderContext, cacheControl: string, reason?: ImageReason): Promise<Response> {
+async function streamedOriginal(
+  source: AllowedSource,
+  context: RenderContext,
+  cacheControl: string,
+  reason?: ImageReason
+): Promise<Response> {
   const { env } = context
-  const loaded = await openOriginal(source, { assets: env.ASSETS, origins: allowedOrigins(env), timeoutMs: originTimeoutMs(env) })
+  const loaded = await openOriginal(source, {
+    assets: env.ASSETS,
+    origins: allowedOrigins(env),
+    timeoutMs: originTimeoutMs(env),
+  })
   if (!loaded.ok) return refusal(loaded.failure === 'refused' ? 422 : 404, loaded.reason)
   const headers = imageHeaders(loaded.original.format, cacheControl)
   headers.set('Vary', 'Accept')
@@ -140,7 +210,12 @@ function imageHeaders(format: RasterFormat, cacheControl: string): Headers {
   return new Headers({ 'Content-Type': format, 'Cache-Control': cacheControl })
 }
 
-function imageAnswer(bytes: Uint8Array, format: RasterFormat, cacheControl: string, extra: Record<string, string>): Response {
+function imageAnswer(
+  bytes: Uint8Array,
+  format: RasterFormat,
+  cacheControl: string,
+  extra: Record<string, string>
+): Response {
   const headers = imageHeaders(format, cacheControl)
   headers.set('Vary', 'Accept')
   for (const [name, value] of Object.entries(extra)) headers.set(name, value)
@@ -159,9 +234,19 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
  * X-Image-Reason, cached briefly unless `headers` say otherwise (a failing origin is then asked
  * about once a minute per cache, not per visitor).
  */
-export function refusal(status: 400 | 403 | 404 | 415 | 422 | 429 | 502 | 503, reason: ImageReason, headers: Record<string, string> = {}): Response {
+export function refusal(
+  status: 400 | 403 | 404 | 415 | 422 | 429 | 502 | 503,
+  reason: ImageReason,
+  headers: Record<string, string> = {}
+): Response {
   return new Response(`${IMAGE_REASONS[reason]}\n`, {
     status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': SHORT_CACHE_CONTROL, Vary: 'Accept', 'X-Image-Reason': reason, ...headers },
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': SHORT_CACHE_CONTROL,
+      Vary: 'Accept',
+      'X-Image-Reason': reason,
+      ...headers,
+    },
   })
 }

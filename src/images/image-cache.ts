@@ -19,10 +19,18 @@ export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable'
  * file under the same name, while a CMS upload's address never changes content and its renditions
  * outlive deploys (transforming every photo again after each deploy would cost a billed call each).
  */
-export function renditionKey(origin: string, kind: string, width: number, source: AllowedSource, version: string): Request {
+export function renditionKey(
+  origin: string,
+  kind: string,
+  width: number,
+  source: AllowedSource,
+  version: string
+): Request {
   const scope = source.kind === 'asset' ? `asset-${encodeURIComponent(version)}` : 'remote'
   const src = source.kind === 'asset' ? source.path : source.url.href
-  return new Request(`${origin}/__image-cache/v1/${scope}/${kind}/${width}?src=${encodeURIComponent(src)}`)
+  return new Request(
+    `${origin}/__image-cache/v1/${scope}/${kind}/${width}?src=${encodeURIComponent(src)}`
+  )
 }
 
 /** The stored rendition, or undefined. A Cache API failure is a miss, never an error. */
@@ -35,9 +43,18 @@ export async function readRendition(key: Request): Promise<Response | undefined>
 }
 
 /** Stores a rendition encoded as `format`, with RENDITION_CACHE_CONTROL. Failures are logged and ignored. */
-export async function storeRendition(key: Request, body: Uint8Array, format: RasterFormat): Promise<void> {
+export async function storeRendition(
+  key: Request,
+  body: Uint8Array,
+  format: RasterFormat
+): Promise<void> {
   try {
-    await caches.default.put(key, new Response(body, { headers: { 'Content-Type': format, 'Cache-Control': RENDITION_CACHE_CONTROL } }))
+    await caches.default.put(
+      key,
+      new Response(body, {
+        headers: { 'Content-Type': format, 'Cache-Control': RENDITION_CACHE_CONTROL },
+      })
+    )
   } catch (error) {
     console.warn(`image cache: not stored: ${String(error)}`)
   }

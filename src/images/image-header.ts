@@ -11,7 +11,8 @@
 import type { RasterFormat } from './image-format'
 
 export type Dimensions = { width: number; height: number }
-export type HeaderRead = { state: 'read'; size: Dimensions } | { state: 'more' } | { state: 'unreadable' }
+export type HeaderRead =
+  { state: 'read'; size: Dimensions } | { state: 'more' } | { state: 'unreadable' }
 
 const MORE: HeaderRead = { state: 'more' }
 const UNREADABLE: HeaderRead = { state: 'unreadable' }
@@ -121,7 +122,7 @@ function avifSize(bytes: Uint8Array): HeaderRead {
   if (ipco === 'more' || ipco === null) return ipco === 'more' ? MORE : UNREADABLE
   let width = 0
   let height = 0
-  for (let offset = ipco.start; offset + 8 <= ipco.end; ) {
+  for (let offset = ipco.start; offset + 8 <= ipco.end;) {
     const size = u32be(bytes, offset)
     if (size < 8) return UNREADABLE
     if (ascii(bytes, offset + 4, offset + 8) === 'ispe' && offset + 20 <= bytes.length) {
@@ -137,12 +138,13 @@ type Box = { start: number; end: number }
 
 /** The first box of `type` among the boxes in [from, to); 'more' when the bytes end first (also between boxes). */
 function findBox(bytes: Uint8Array, from: number, to: number, type: string): Box | 'more' | null {
-  for (let offset = from; offset < to; ) {
+  for (let offset = from; offset < to;) {
     if (offset + 8 > bytes.length) return 'more'
     const size = u32be(bytes, offset)
     if (size < 8) return null // 0 (to the end of the file) and 1 (64-bit size) do not occur before the properties
     const end = offset + size
-    if (ascii(bytes, offset + 4, offset + 8) === type) return end > bytes.length ? 'more' : { start: offset + 8, end }
+    if (ascii(bytes, offset + 4, offset + 8) === type)
+      return end > bytes.length ? 'more' : { start: offset + 8, end }
     offset = end
   }
   return null
@@ -158,7 +160,9 @@ function u24le(bytes: Uint8Array, at: number): number {
   return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)
 }
 function u32be(bytes: Uint8Array, at: number): number {
-  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
+  return (
+    ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
+  )
 }
 function ascii(bytes: Uint8Array, start: number, end: number): string {
   return String.fromCharCode(...bytes.subarray(start, end))

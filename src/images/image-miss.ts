@@ -16,7 +16,15 @@ import { SOCIAL_CARD, type SlotFallback } from './image-url'
 import { openOriginal, originTimeoutMs, type LoadFailure } from './load-original'
 import { allowedOrigins, type AllowedSource } from './source-policy'
 import { MAX_ORIGINAL_BYTES } from './limits'
-import { acquireTransformSlot, BindingTimeoutError, isUndecodableInput, MissingBindingError, resizeImage, transformTimeoutMs, type TransformSlot } from './transform'
+import {
+  acquireTransformSlot,
+  BindingTimeoutError,
+  isUndecodableInput,
+  MissingBindingError,
+  resizeImage,
+  transformTimeoutMs,
+  type TransformSlot,
+} from './transform'
 
 /**
  * A miss may run this many times the visitor's wait in all: the rest in the background, after the
@@ -49,7 +57,10 @@ export type RenderContext = {
 export type Rendition = { bytes: Uint8Array; format: RasterFormat }
 /** Where a miss is: plain data the visitor's request reads when its wait ends. */
 export type Progress = { stage: 'waiting-for-slot' | 'opening' | 'transforming'; bytes: number }
-export type MissResult = { ok: true; rendition: Rendition } | LoadFailure | { ok: false; reason: 'transform-failed' | 'busy' }
+export type MissResult =
+  | { ok: true; rendition: Rendition }
+  | LoadFailure
+  | { ok: false; reason: 'transform-failed' | 'busy' }
 /** When the visitor stops waiting for a miss, and when the miss's background work must have ended. */
 export type MissDeadlines = { visitorWaitEnds: number; deadline: number }
 
@@ -59,7 +70,12 @@ export type MissDeadlines = { visitorWaitEnds: number; deadline: number }
  */
 export type RenditionClaim = {
   /** The miss's result, or undefined when the visitor's wait ended first (the miss goes on), and where the miss is then. */
-  makeWithinWait: (source: AllowedSource, request: RenderRequest, context: RenderContext, deadlines: MissDeadlines) => Promise<{ result: MissResult | undefined; progress: Progress }>
+  makeWithinWait: (
+    source: AllowedSource,
+    request: RenderRequest,
+    context: RenderContext,
+    deadlines: MissDeadlines
+  ) => Promise<{ result: MissResult | undefined; progress: Progress }>
   release: () => void
 }
 
@@ -74,8 +90,18 @@ export function missDeadlines(env: Bindings): MissDeadlines {
 }
 
 /** The Cache API key of `source`'s rendition for `request` (its width, card or format class) in this deploy. */
-export function renditionKeyFor(request: RenderRequest, source: AllowedSource, context: RenderContext): Request {
-  return renditionKey(context.origin, renditionKind(request), request.width, source, context.env.CF_VERSION_METADATA?.id ?? 'unversioned')
+export function renditionKeyFor(
+  request: RenderRequest,
+  source: AllowedSource,
+  context: RenderContext
+): Request {
+  return renditionKey(
+    context.origin,
+    renditionKind(request),
+    request.width,
+    source,
+    context.env.CF_VERSION_METADATA?.id ?? 'unversioned'
+  )
 }
 
 /**
@@ -101,7 +127,10 @@ export function claimRendition(key: Request): RenditionClaim | undefined {
 }
 
 /** The stored rendition once another request of this isolate has made it, or undefined when `until` comes first. */
-export async function renditionFromAnotherRequest(key: Request, until: number): Promise<Response | undefined> {
+export async function renditionFromAnotherRequest(
+  key: Request,
+  until: number
+): Promise<Response | undefined> {
   while (Date.now() + PENDING_POLL_MS < until) {
     await new Promise((resolve) => setTimeout(resolve, PENDING_POLL_MS))
     const found = await readRendition(key)
@@ -128,7 +157,14 @@ export async function withinRateLimit(env: Bindings, client: string): Promise<bo
  * one's size is known: work that could not start then is not started at all, and nothing is
  * downloaded before it can be transformed.
  */
-function makeRendition(source: AllowedSource, key: Request, request: RenderRequest, context: RenderContext, deadlines: MissDeadlines, progress: Progress): Promise<MissResult> {
+function makeRendition(
+  source: AllowedSource,
+  key: Request,
+  request: RenderRequest,
+  context: RenderContext,
+  deadlines: MissDeadlines,
+  progress: Progress
+): Promise<MissResult> {
   const { env } = context
   const { visitorWaitEnds, deadline } = deadlines
   const work = async (): Promise<MissResult> => {
@@ -144,9 +180,15 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
   const transformInSlot = async (slot: TransformSlot): Promise<MissResult> => {
     const remaining = () => Math.max(1, deadline - Date.now())
     const bodySignal = AbortSignal.timeout(remaining())
-    const loaded = await openOriginal(source, { assets: env.ASSETS, origins: allowedOrigins(env), timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: bodySignal })
+    const loaded = await openOriginal(source, {
+      assets: env.ASSETS,
+      origins: allowedOrigins(env),
+      timeoutMs: Math.min(originTimeoutMs(env), remaining()),
+      signal: bodySignal,
+    })
     if (!loaded.ok) {
-      if (loaded.failure === 'unavailable') context.report(new Error(`image origin: ${request.src}: ${loaded.detail}`), 'origin')
+      if (loaded.failure === 'unavailable')
+        context.report(new Error(`image origin: ${request.src}: ${loaded.detail}`), 'origin')
       else console.warn(`image: ${request.src.slice(0, 200)}: ${loaded.reason}: ${loaded.detail}`)
       return loaded
     }
@@ -163,8 +205,15 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
     } catch (error) {
       await original.body.cancel().catch(() => undefined)
       if (original.overLimit()) {
-        console.warn(`image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`)
-        return { ok: false, failure: 'refused', reason: 'too-large', detail: 'over the limit while streaming' }
+        console.warn(
+          `image: ${request.src.slice(0, 200)}: too-large: over the limit while streaming`
+        )
+        return {
+          ok: false,
+          failure: 'refused',
+          reason: 'too-large',
+          detail: 'over the limit while streaming',
+        }
       }
       // The CMS's file is damaged (an interrupted upload, garbage behind a valid header): a source
       // that cannot be served, answered like one (the slot's fallback, else 422), never a 5xx.
@@ -172,7 +221,12 @@ function makeRendition(source: AllowedSource, key: Request, request: RenderReque
         console.warn(`image: ${request.src.slice(0, 200)}: undecodable: ${String(error)}`)
         return { ok: false, failure: 'refused', reason: 'undecodable', detail: String(error) }
       }
-      context.report(error instanceof BindingTimeoutError || error instanceof MissingBindingError ? error : new Error(`image transform: ${request.src}: ${String(error)}`), 'transform')
+      context.report(
+        error instanceof BindingTimeoutError || error instanceof MissingBindingError
+          ? error
+          : new Error(`image transform: ${request.src}: ${String(error)}`),
+        'transform'
+      )
       return { ok: false, reason: 'transform-failed' }
     }
   }

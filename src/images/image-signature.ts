@@ -32,7 +32,9 @@ export type ImageSigningKeys = {
   previous?: string
 }
 
-export function imageSigningKeys(env: Pick<Bindings, 'IMAGE_URL_SECRET' | 'IMAGE_URL_SECRET_PREVIOUS'>): ImageSigningKeys {
+export function imageSigningKeys(
+  env: Pick<Bindings, 'IMAGE_URL_SECRET' | 'IMAGE_URL_SECRET_PREVIOUS'>
+): ImageSigningKeys {
   const current = env.IMAGE_URL_SECRET?.trim() || DEV_IMAGE_URL_SECRET
   const previous = env.IMAGE_URL_SECRET_PREVIOUS?.trim() || undefined
   return previous && previous !== current ? { current, previous } : { current }
@@ -44,7 +46,12 @@ const remembered = new Map<string, string>()
  * The signature of one image address: `src`, `width` and `fallback` exactly as the query carries
  * them; `width` is `1200x630` for a social card (./image-url.ts, socialCardUrl).
  */
-export function imageSignature(secret: string, src: string, width: number | string, fallback = ''): string {
+export function imageSignature(
+  secret: string,
+  src: string,
+  width: number | string,
+  fallback = ''
+): string {
   const message = `${src}\n${width}\n${fallback}`
   const memo = `${secret}\n${message}`
   const known = remembered.get(memo)
@@ -59,14 +66,22 @@ export function imageSignature(secret: string, src: string, width: number | stri
  * Whether `signature` was made with one of `keys` for this source, width and fallback. Computed
  * afresh, never remembered: what a request claims must not fill or evict the views' memo.
  */
-export function isSignedBy(keys: ImageSigningKeys, signature: string, src: string, width: number | string, fallback = ''): boolean {
+export function isSignedBy(
+  keys: ImageSigningKeys,
+  signature: string,
+  src: string,
+  width: number | string,
+  fallback = ''
+): boolean {
   const message = `${src}\n${width}\n${fallback}`
   const claimed = new TextEncoder().encode(signature)
   return [keys.current, keys.previous].some((secret) => {
     if (secret === undefined) return false
     const expected = new TextEncoder().encode(computeSignature(secret, message))
     // The platform's constant-time compare throws on buffers of different lengths; the length is public.
-    return expected.byteLength === claimed.byteLength && crypto.subtle.timingSafeEqual(expected, claimed)
+    return (
+      expected.byteLength === claimed.byteLength && crypto.subtle.timingSafeEqual(expected, claimed)
+    )
   })
 }
 

@@ -18,7 +18,12 @@ export type ImageWidth = (typeof IMAGE_WIDTHS)[number]
  * The bundled image a slot shows when its source cannot be served (spec section 9). The route
  * accepts only these as `fallback`, so the parameter can never point it elsewhere.
  */
-export const SLOT_FALLBACKS = ['/default-banner.jpg', '/default-about.jpg', '/default-enterprise.jpg', '/default-service-icon.png'] as const
+export const SLOT_FALLBACKS = [
+  '/default-banner.jpg',
+  '/default-about.jpg',
+  '/default-enterprise.jpg',
+  '/default-service-icon.png',
+] as const
 
 export type SlotFallback = (typeof SLOT_FALLBACKS)[number]
 
@@ -39,7 +44,12 @@ export const IMAGE_ROUTE = '/_image'
  * route's allow-list names; `width` should be one of IMAGE_WIDTHS; `secret` signs it
  * (./image-signature.ts: the route transforms only what the site's pages name).
  */
-export function imageUrl(src: string, width: number, fallback: string | undefined, secret: string): string {
+export function imageUrl(
+  src: string,
+  width: number,
+  fallback: string | undefined,
+  secret: string
+): string {
   return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, width, fallback ?? ''))}`
 }
 
@@ -53,7 +63,13 @@ export function socialCardUrl(src: string, fallback: string | undefined, secret:
   return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, `${width}x${height}`, fallback ?? ''), String(height))}`
 }
 
-function canonicalQuery(src: string, width: string, fallback: string | undefined, signature: string, height?: string): string {
+function canonicalQuery(
+  src: string,
+  width: string,
+  fallback: string | undefined,
+  signature: string,
+  height?: string
+): string {
   const fallbackPart = fallback === undefined ? '' : `&fallback=${encodeParam(fallback)}`
   const heightPart = height === undefined ? '' : `&h=${height}`
   return `src=${encodeParam(src)}&w=${width}${heightPart}${fallbackPart}&s=${signature}`
@@ -61,13 +77,26 @@ function canonicalQuery(src: string, width: string, fallback: string | undefined
 
 /** encodeURIComponent, plus the characters it leaves that a URL parser may encode itself (`'` in a query). */
 function encodeParam(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`
+  )
 }
 
 /** What a request to the route asks for, read from its query, or why it is refused before any work. */
 export type ImageAddress =
-  | { ok: true; src: string; width: ImageWidth | typeof SOCIAL_CARD.width; fallback?: SlotFallback; signature: string; card?: true }
-  | { ok: false; reason: 'missing-src' | 'width-not-served' | 'fallback-not-served' | 'not-canonical' }
+  | {
+      ok: true
+      src: string
+      width: ImageWidth | typeof SOCIAL_CARD.width
+      fallback?: SlotFallback
+      signature: string
+      card?: true
+    }
+  | {
+      ok: false
+      reason: 'missing-src' | 'width-not-served' | 'fallback-not-served' | 'not-canonical'
+    }
 
 /**
  * Reads `/_image?...` strictly: each of src, w, fallback and s at most once, nothing else, and the
@@ -85,13 +114,26 @@ export function readImageAddress(url: URL): ImageAddress {
   const width = /^\d+$/.test(widthParam) ? Number(widthParam) : NaN
   // A height is only ever the social card's, with its width; any other size is not served.
   const card = heightParam !== undefined
-  if (card ? width !== SOCIAL_CARD.width || heightParam !== String(SOCIAL_CARD.height) : !isImageWidth(width)) {
+  if (
+    card
+      ? width !== SOCIAL_CARD.width || heightParam !== String(SOCIAL_CARD.height)
+      : !isImageWidth(width)
+  ) {
     return { ok: false, reason: 'width-not-served' }
   }
-  if (fallback !== undefined && !isSlotFallback(fallback)) return { ok: false, reason: 'fallback-not-served' }
+  if (fallback !== undefined && !isSlotFallback(fallback))
+    return { ok: false, reason: 'fallback-not-served' }
   const signature = params.get('s') ?? ''
-  if (url.search !== `?${canonicalQuery(src, widthParam, fallback, signature, heightParam)}`) return { ok: false, reason: 'not-canonical' }
-  return { ok: true, src, width: width as ImageWidth, signature, ...(fallback !== undefined && { fallback }), ...(card && { card: true as const }) }
+  if (url.search !== `?${canonicalQuery(src, widthParam, fallback, signature, heightParam)}`)
+    return { ok: false, reason: 'not-canonical' }
+  return {
+    ok: true,
+    src,
+    width: width as ImageWidth,
+    signature,
+    ...(fallback !== undefined && { fallback }),
+    ...(card && { card: true as const }),
+  }
 }
 
 /** Whether `width` is on the ladder. */

@@ -11,7 +11,16 @@
  * It throws an Error saying why (refused, missing, SVG, over the limits, transform failed); it
  * caches nothing, so the caller keeps the result where it fits (placeholders: KV, every data centre).
  */
-export { IMAGE_ROUTE, IMAGE_WIDTHS, SLOT_FALLBACKS, imageUrl, isImageWidth, isSlotFallback, type ImageWidth, type SlotFallback } from './image-url'
+export {
+  IMAGE_ROUTE,
+  IMAGE_WIDTHS,
+  SLOT_FALLBACKS,
+  imageUrl,
+  isImageWidth,
+  isSlotFallback,
+  type ImageWidth,
+  type SlotFallback,
+} from './image-url'
 export type { RasterFormat } from './image-format'
 export { renderPreview, type Preview, type PreviewEnv } from './preview'
 export { renderImage } from './image-answers'

@@ -19,7 +19,13 @@ import { readImageSize, type Dimensions } from './image-header'
 import { sniffFormat, type RasterFormat } from './image-format'
 import { chunkReader, concat, readBefore, type ChunkReader } from './chunk-reader'
 import { fetchAllowed } from './fetch-allowed'
-import { DEFAULT_ORIGIN_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from './limits'
+import {
+  DEFAULT_ORIGIN_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
+  MAX_ORIGINAL_BYTES,
+  MAX_PIXELS,
+  MAX_SIDE,
+} from './limits'
 import type { ImageReason } from './reasons'
 import type { AllowedSource } from './source-policy'
 
@@ -40,7 +46,12 @@ export type OpenOriginal = {
  * transforms), `unavailable` (time-out, 5xx, network). `reason` is the fixed code answers carry;
  * `detail` is for logs only.
  */
-export type LoadFailure = { ok: false; failure: 'missing' | 'refused' | 'unavailable'; reason: ImageReason; detail: string }
+export type LoadFailure = {
+  ok: false
+  failure: 'missing' | 'refused' | 'unavailable'
+  reason: ImageReason
+  detail: string
+}
 
 export type LoadResult = { ok: true; original: OpenOriginal } | LoadFailure
 
@@ -60,15 +71,35 @@ export function originTimeoutMs(env: Pick<Bindings, 'API_TIMEOUT_MS'>): number {
 }
 
 /** Opens `source`: fetched, checked and its header read; the body is left streaming for the caller to consume or cancel. */
-export async function openOriginal(source: AllowedSource, options: LoadOptions): Promise<LoadResult> {
-  const signal = options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs)
+export async function openOriginal(
+  source: AllowedSource,
+  options: LoadOptions
+): Promise<LoadResult> {
+  const signal = options.signal
+    ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+    : AbortSignal.timeout(options.timeoutMs)
   try {
-    const response = source.kind === 'asset' ? await options.assets.fetch(new Request(new URL(source.path, 'http://assets.local'), { signal })) : await fetchAllowed(source.url, options.origins, signal)
+    const response =
+      source.kind === 'asset'
+        ? await options.assets.fetch(
+            new Request(new URL(source.path, 'http://assets.local'), { signal })
+          )
+        : await fetchAllowed(source.url, options.origins, signal)
     if ('refused' in response) return failed('refused', response.refused, response.detail)
-    return await readHeader(response, signal, options.signal, source.kind === 'asset' ? BUNDLED_IMAGE_BYTES : MAX_ORIGINAL_BYTES)
+    return await readHeader(
+      response,
+      signal,
+      options.signal,
+      source.kind === 'asset' ? BUNDLED_IMAGE_BYTES : MAX_ORIGINAL_BYTES
+    )
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-    return failed('unavailable', 'origin-unavailable', timedOut ? `no answer within ${options.timeoutMs} ms` : `fetch failed: ${String(error)}`)
+    const timedOut =
+      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+    return failed(
+      'unavailable',
+      'origin-unavailable',
+      timedOut ? `no answer within ${options.timeoutMs} ms` : `fetch failed: ${String(error)}`
+    )
   }
 }
 
@@ -79,23 +110,41 @@ export async function openOriginal(source: AllowedSource, options: LoadOptions):
  */
 const BUNDLED_IMAGE_BYTES = 1024 * 1024
 
-async function readHeader(response: Response, signal: AbortSignal, bodySignal: AbortSignal | undefined, undeclaredBytes: number): Promise<LoadResult> {
+async function readHeader(
+  response: Response,
+  signal: AbortSignal,
+  bodySignal: AbortSignal | undefined,
+  undeclaredBytes: number
+): Promise<LoadResult> {
   if (!response.ok) {
     await response.body?.cancel()
     const missing = response.status >= 400 && response.status < 500
-    return missing ? failed('missing', 'origin-not-found', `origin answered ${response.status}`) : failed('unavailable', 'origin-unavailable', `origin answered ${response.status}`)
+    return missing
+      ? failed('missing', 'origin-not-found', `origin answered ${response.status}`)
+      : failed('unavailable', 'origin-unavailable', `origin answered ${response.status}`)
   }
   const type = (response.headers.get('Content-Type') ?? '').toLowerCase()
-  if (type && !type.startsWith('image/') && !type.startsWith('application/octet-stream') && !type.startsWith('binary/octet-stream')) {
+  if (
+    type &&
+    !type.startsWith('image/') &&
+    !type.startsWith('application/octet-stream') &&
+    !type.startsWith('binary/octet-stream')
+  ) {
     await response.body?.cancel()
     return failed('refused', 'not-an-image', `origin answered ${type}`)
   }
   const declared = Number(response.headers.get('Content-Length'))
   if (declared > MAX_ORIGINAL_BYTES) {
     await response.body?.cancel()
-    return failed('refused', 'too-large', `original is ${declared} bytes, over ${MAX_ORIGINAL_BYTES}`)
+    return failed(
+      'refused',
+      'too-large',
+      `original is ${declared} bytes, over ${MAX_ORIGINAL_BYTES}`
+    )
   }
-  const reader = chunkReader(response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }))
+  const reader = chunkReader(
+    response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
+  )
   const giveUp = async (failure: LoadFailure) => {
     await reader.cancel().catch(() => undefined)
     return failure
@@ -107,29 +156,73 @@ async function readHeader(response: Response, signal: AbortSignal, bodySignal: A
   let done = false
   for (;;) {
     const format = headBytes.length >= 12 || done ? sniffFormat(headBytes) : null
-    if (format === 'image/svg+xml') return giveUp(failed('refused', 'svg-not-served', 'SVG images are never transformed'))
+    if (format === 'image/svg+xml')
+      return giveUp(failed('refused', 'svg-not-served', 'SVG images are never transformed'))
     if (format) {
       const read = readImageSize(headBytes, format)
-      if (read.state === 'unreadable') return giveUp(failed('refused', 'unreadable-header', `the ${format} header could not be read`))
+      if (read.state === 'unreadable')
+        return giveUp(
+          failed('refused', 'unreadable-header', `the ${format} header could not be read`)
+        )
       if (read.state === 'read') {
         const { width, height } = read.size
         if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
-          return giveUp(failed('refused', 'too-many-pixels', `original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`))
+          return giveUp(
+            failed(
+              'refused',
+              'too-many-pixels',
+              `original is ${width}×${height} px, over ${MAX_SIDE} px a side or ${MAX_PIXELS / 1e6} MP`
+            )
+          )
         }
-        const bytes = declared > 0 && !response.headers.get('Content-Encoding') ? declared : done ? headBytes.length : undeclaredBytes
-        return { ok: true, original: streamingOriginal(format, read.size, bytes, head, headBytes.length, done, reader, bodySignal) }
+        const bytes =
+          declared > 0 && !response.headers.get('Content-Encoding')
+            ? declared
+            : done
+              ? headBytes.length
+              : undeclaredBytes
+        return {
+          ok: true,
+          original: streamingOriginal(
+            format,
+            read.size,
+            bytes,
+            head,
+            headBytes.length,
+            done,
+            reader,
+            bodySignal
+          ),
+        }
       }
     } else if (headBytes.length >= 1024 || (done && headBytes.length > 0)) {
-      return giveUp(failed('refused', 'not-an-image', 'origin answered bytes that are not an image'))
+      return giveUp(
+        failed('refused', 'not-an-image', 'origin answered bytes that are not an image')
+      )
     }
-    if (done) return failed('refused', format ? 'unreadable-header' : 'not-an-image', `origin answered ${headBytes.length} bytes ending before the header`)
-    if (headBytes.length >= MAX_HEADER_BYTES) return giveUp(failed('refused', 'unreadable-header', `no pixel size in the first ${MAX_HEADER_BYTES} bytes`))
+    if (done)
+      return failed(
+        'refused',
+        format ? 'unreadable-header' : 'not-an-image',
+        `origin answered ${headBytes.length} bytes ending before the header`
+      )
+    if (headBytes.length >= MAX_HEADER_BYTES)
+      return giveUp(
+        failed(
+          'refused',
+          'unreadable-header',
+          `no pixel size in the first ${MAX_HEADER_BYTES} bytes`
+        )
+      )
     const chunk = await readBefore(reader, signal)
     if (chunk.done) done = true
     else {
       head.push(chunk.value)
       headBytes = concat(head)
-      if (headBytes.length > MAX_ORIGINAL_BYTES) return giveUp(failed('refused', 'too-large', `original is over ${MAX_ORIGINAL_BYTES} bytes`))
+      if (headBytes.length > MAX_ORIGINAL_BYTES)
+        return giveUp(
+          failed('refused', 'too-large', `original is over ${MAX_ORIGINAL_BYTES} bytes`)
+        )
     }
   }
 }
@@ -143,7 +236,7 @@ function streamingOriginal(
   headLength: number,
   headIsAll: boolean,
   reader: ChunkReader,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal | undefined
 ): OpenOriginal {
   let total = headLength
   let overLimit = false
@@ -173,7 +266,7 @@ function streamingOriginal(
         await reader.cancel(reason).catch(() => undefined)
       },
     },
-    { highWaterMark: 0 },
+    { highWaterMark: 0 }
   )
   return { format, size, bytes, body, overLimit: () => overLimit }
 }

@@ -7,7 +7,12 @@ import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'
 import { imageSrc } from './image-source'
 import { SLOT_FALLBACKS } from './image-url'
-import { computePlaceholders, readPlaceholderStates, warmPlaceholders, type Placeholders } from './placeholders'
+import {
+  computePlaceholders,
+  readPlaceholderStates,
+  warmPlaceholders,
+  type Placeholders,
+} from './placeholders'
 
 /**
  * The payload fields that hold an image address (../../shared/spec/payload-fields.md): `img` and
@@ -54,8 +59,14 @@ function sourcesOf(payload: unknown): readonly string[] {
  * The stored placeholders of the page's images. Those still pending are computed after the response,
  * and the page is marked provisional, so that no cache keeps it without them for long.
  */
-export async function placeholdersFor(c: Context<AppEnv>, payloads: readonly unknown[]): Promise<Placeholders> {
-  const { previews, pending } = await readPlaceholderStates(c.env.CONTENT_CACHE, collectImageSources(payloads))
+export async function placeholdersFor(
+  c: Context<AppEnv>,
+  payloads: readonly unknown[]
+): Promise<Placeholders> {
+  const { previews, pending } = await readPlaceholderStates(
+    c.env.CONTENT_CACHE,
+    collectImageSources(payloads)
+  )
   if (pending.length > 0) {
     c.set('provisional', true)
     c.executionCtx.waitUntil(computePlaceholders(c.env, pending))
@@ -68,7 +79,12 @@ export async function placeholdersFor(c: Context<AppEnv>, payloads: readonly unk
  * placeholders of their images ahead of the pages that will show them (src/content/refresh.ts,
  * `onPayloadsChanged`). Reads the stored entries, so it sees exactly what pages will render.
  */
-export async function warmChangedPlaceholders(env: Bindings, changed: readonly { key: string }[]): Promise<void> {
-  const entries = await Promise.all(changed.map(({ key }) => env.CONTENT_CACHE.get<{ payload?: unknown }>(key, 'json')))
+export async function warmChangedPlaceholders(
+  env: Bindings,
+  changed: readonly { key: string }[]
+): Promise<void> {
+  const entries = await Promise.all(
+    changed.map(({ key }) => env.CONTENT_CACHE.get<{ payload?: unknown }>(key, 'json'))
+  )
   await warmPlaceholders(env, collectImageSources(entries.map((entry) => entry?.payload)))
 }

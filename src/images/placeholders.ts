@@ -64,7 +64,10 @@ export function placeholderKey(source: string): string {
 }
 
 /** The stored placeholders of `sources`, in one KV read per 100; a KV failure reads as none. */
-export async function readPlaceholders(kv: KVNamespace, sources: readonly string[]): Promise<Map<string, string>> {
+export async function readPlaceholders(
+  kv: KVNamespace,
+  sources: readonly string[]
+): Promise<Map<string, string>> {
   return (await readPlaceholderStates(kv, sources)).previews
 }
 
@@ -78,7 +81,11 @@ export async function readPlaceholders(kv: KVNamespace, sources: readonly string
  * most renders make no KV call for their placeholders at all (issue 20: a KV read of some forty
  * keys was a third of a render's CPU). A pending source is asked again on every render.
  */
-export async function readPlaceholderStates(kv: KVNamespace, sources: readonly string[], now: () => number = Date.now): Promise<{ previews: Map<string, string>; pending: string[] }> {
+export async function readPlaceholderStates(
+  kv: KVNamespace,
+  sources: readonly string[],
+  now: () => number = Date.now
+): Promise<{ previews: Map<string, string>; pending: string[] }> {
   const previews = new Map<string, string>()
   const unknown: string[] = []
   const at = now()
@@ -94,7 +101,10 @@ export async function readPlaceholderStates(kv: KVNamespace, sources: readonly s
   const found = new Set<string>()
   try {
     for (let start = 0; start < unknown.length; start += MAX_KEYS_PER_READ) {
-      const values = await kv.get(unknown.slice(start, start + MAX_KEYS_PER_READ).map(placeholderKey), 'text')
+      const values = await kv.get(
+        unknown.slice(start, start + MAX_KEYS_PER_READ).map(placeholderKey),
+        'text'
+      )
       for (const [key, value] of values) {
         if (value === null) continue
         const source = key.slice(KEY_PREFIX.length)
@@ -112,7 +122,10 @@ export async function readPlaceholderStates(kv: KVNamespace, sources: readonly s
 }
 
 /** Computes and stores the placeholders of `sources` that KV does not have yet (all of them, for the scheduled refresh). */
-export async function warmPlaceholders(env: PlaceholderEnv, sources: readonly string[]): Promise<void> {
+export async function warmPlaceholders(
+  env: PlaceholderEnv,
+  sources: readonly string[]
+): Promise<void> {
   const { pending } = await readPlaceholderStates(env.CONTENT_CACHE, sources)
   await computePlaceholders(env, pending, MAX_PER_WARM)
 }
@@ -123,10 +136,17 @@ export async function warmPlaceholders(env: PlaceholderEnv, sources: readonly st
  * lately. A source that cannot be loaded or decoded is logged and marked unavailable in KV for
  * RETRY_AFTER_MS, never thrown.
  */
-export async function computePlaceholders(env: PlaceholderEnv, missing: readonly string[], limit = MAX_PER_CALL): Promise<void> {
+export async function computePlaceholders(
+  env: PlaceholderEnv,
+  missing: readonly string[],
+  limit = MAX_PER_CALL
+): Promise<void> {
   const now = Date.now()
   const queue = storableSources(missing)
-    .filter((source) => !inProgress.has(source) && !(now - (failedAt.get(source) ?? -Infinity) < RETRY_AFTER_MS))
+    .filter(
+      (source) =>
+        !inProgress.has(source) && !(now - (failedAt.get(source) ?? -Infinity) < RETRY_AFTER_MS)
+    )
     .slice(0, limit)
   for (const source of queue) inProgress.add(source)
   const worker = async () => {
@@ -134,14 +154,20 @@ export async function computePlaceholders(env: PlaceholderEnv, missing: readonly
       try {
         const { bytes } = await renderPreview(env, source, PREVIEW_WIDTH, 'image/webp')
         const preview = `data:image/webp;base64,${base64(bytes)}`
-        await env.CONTENT_CACHE.put(placeholderKey(source), preview, { expirationTtl: PREVIEW_TTL_SECONDS })
+        await env.CONTENT_CACHE.put(placeholderKey(source), preview, {
+          expirationTtl: PREVIEW_TTL_SECONDS,
+        })
         remember(source, preview, Date.now())
         failedAt.delete(source)
       } catch (error) {
         failedAt.set(source, Date.now())
-        console.warn(`placeholders: ${source}: ${error instanceof Error ? error.message : String(error)}`)
+        console.warn(
+          `placeholders: ${source}: ${error instanceof Error ? error.message : String(error)}`
+        )
         // Settled without a preview, for a while: pages stop waiting for it, and it is tried again later.
-        await env.CONTENT_CACHE.put(placeholderKey(source), UNAVAILABLE, { expirationTtl: RETRY_AFTER_MS / 1000 }).catch(() => undefined)
+        await env.CONTENT_CACHE.put(placeholderKey(source), UNAVAILABLE, {
+          expirationTtl: RETRY_AFTER_MS / 1000,
+        }).catch(() => undefined)
         remember(source, UNAVAILABLE, Date.now())
       } finally {
         inProgress.delete(source)

@@ -14,7 +14,15 @@ import { MAX_ORIGINAL_BYTES } from './limits'
 import { acquireTransformSlot, resizeImage, transformTimeoutMs } from './transform'
 
 /** What renderPreview needs of the bindings. */
-export type PreviewEnv = Pick<Bindings, 'IMAGES' | 'ASSETS' | 'API_HOST' | 'IMAGE_ORIGINS' | 'API_TIMEOUT_MS' | 'IMAGE_TRANSFORM_TIMEOUT_MS'>
+export type PreviewEnv = Pick<
+  Bindings,
+  | 'IMAGES'
+  | 'ASSETS'
+  | 'API_HOST'
+  | 'IMAGE_ORIGINS'
+  | 'API_TIMEOUT_MS'
+  | 'IMAGE_TRANSFORM_TIMEOUT_MS'
+>
 
 export type Preview = {
   /** The encoded rendition, e.g. for a `data:` URI. */
@@ -28,7 +36,12 @@ export type Preview = {
  * loaded, is an SVG, is over the limits or fails to transform; it takes one of the isolate's
  * transform slots, like a route miss, within IMAGE_TRANSFORM_TIMEOUT_MS.
  */
-export async function renderPreview(env: PreviewEnv, src: string, width: number, format: RasterFormat = 'image/webp'): Promise<Preview> {
+export async function renderPreview(
+  env: PreviewEnv,
+  src: string,
+  width: number,
+  format: RasterFormat = 'image/webp'
+): Promise<Preview> {
   const origins = allowedOrigins(env)
   const checked = checkSource(src, origins)
   if (!checked.ok) throw new Error(checked.reason)
@@ -37,12 +50,20 @@ export async function renderPreview(env: PreviewEnv, src: string, width: number,
   const slot = await acquireTransformSlot(deadline, MAX_ORIGINAL_BYTES)
   if (!slot) throw new Error('no transform slot freed up in time')
   try {
-    const loaded = await openOriginal(checked.source, { assets: env.ASSETS, origins, timeoutMs: Math.min(originTimeoutMs(env), remaining()), signal: AbortSignal.timeout(remaining()) })
+    const loaded = await openOriginal(checked.source, {
+      assets: env.ASSETS,
+      origins,
+      timeoutMs: Math.min(originTimeoutMs(env), remaining()),
+      signal: AbortSignal.timeout(remaining()),
+    })
     if (!loaded.ok) throw new Error(`${IMAGE_REASONS[loaded.reason]} (${loaded.detail})`)
     const { body, size, bytes } = loaded.original
     slot.resize(bytes)
     try {
-      return { bytes: await resizeImage(env.IMAGES, body, { width }, format, remaining()), original: size }
+      return {
+        bytes: await resizeImage(env.IMAGES, body, { width }, format, remaining()),
+        original: size,
+      }
     } catch (error) {
       await body.cancel().catch(() => undefined)
       throw error

@@ -21,11 +21,11 @@ export const IMAGE_REASONS = {
   'too-large': 'The original image is too large.',
   'too-many-pixels': 'The original image has too many pixels.',
   'unreadable-header': 'The original image could not be read.',
-  'undecodable': 'The original image is damaged or incomplete.',
+  undecodable: 'The original image is damaged or incomplete.',
   'svg-not-served': 'SVG images are not served by the image route.',
   'transform-failed': 'The image could not be resized.',
   'still-transforming': 'The image is still being prepared; try again shortly.',
-  'busy': 'Too many images are being prepared; try again shortly.',
+  busy: 'Too many images are being prepared; try again shortly.',
 } as const satisfies Record<string, string>
 
 export type ImageReason = keyof typeof IMAGE_REASONS

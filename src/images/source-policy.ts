@@ -27,7 +27,12 @@ export function allowedOrigins(env: Pick<Bindings, 'API_HOST' | 'IMAGE_ORIGINS'>
 
 /** Whether `url` is http(s) on an allowed origin. */
 export function isAllowedUrl(url: URL, origins: Set<string>): boolean {
-  return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && origins.has(url.origin)
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    !url.username &&
+    !url.password &&
+    origins.has(url.origin)
+  )
 }
 
 /**
@@ -39,9 +44,12 @@ export function isAllowedUrl(url: URL, origins: Set<string>): boolean {
 export function checkSource(src: string, origins: Set<string>): SourceCheck {
   const value = src
   if (!value.trim()) return { ok: false, reason: 'src is empty' }
-  if (value.length > MAX_SOURCE_LENGTH) return { ok: false, reason: `src is longer than ${MAX_SOURCE_LENGTH} characters` }
+  if (value.length > MAX_SOURCE_LENGTH)
+    return { ok: false, reason: `src is longer than ${MAX_SOURCE_LENGTH} characters` }
   if (value.startsWith('/') && !value.startsWith('//')) {
-    return isCanonicalSitePath(value) ? { ok: true, source: { kind: 'asset', path: value } } : { ok: false, reason: 'src is not a canonical site path' }
+    return isCanonicalSitePath(value)
+      ? { ok: true, source: { kind: 'asset', path: value } }
+      : { ok: false, reason: 'src is not a canonical site path' }
   }
   let url: URL
   try {
@@ -49,14 +57,19 @@ export function checkSource(src: string, origins: Set<string>): SourceCheck {
   } catch {
     return { ok: false, reason: 'src is neither a site path nor an absolute address' }
   }
-  if (!isAllowedUrl(url, origins)) return { ok: false, reason: `origin ${url.origin} is not an allowed image origin` }
+  if (!isAllowedUrl(url, origins))
+    return { ok: false, reason: `origin ${url.origin} is not an allowed image origin` }
   return { ok: true, source: { kind: 'remote', url } }
 }
 
 /** `/a/b.jpg`-shaped, and unchanged by a URL parser. */
 export function isCanonicalSitePath(path: string): boolean {
   if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(path)) return false
-  if (/%(2f|5c|2e)/i.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) return false
+  if (
+    /%(2f|5c|2e)/i.test(path) ||
+    path.split('/').some((segment) => segment === '.' || segment === '..')
+  )
+    return false
   return new URL(path, 'http://assets.invalid').pathname === path
 }
 

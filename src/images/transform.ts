@@ -8,7 +8,12 @@
  */
 import type { RasterFormat } from './image-format'
 import type { Bindings } from '../env'
-import { DEFAULT_TRANSFORM_TIMEOUT_MS, MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE, OUTPUT_QUALITY } from './limits'
+import {
+  DEFAULT_TRANSFORM_TIMEOUT_MS,
+  MAX_TRANSFORM_BYTES_AT_ONCE,
+  MAX_TRANSFORMS_AT_ONCE,
+  OUTPUT_QUALITY,
+} from './limits'
 
 /** A visitor's wait for a miss: IMAGE_TRANSFORM_TIMEOUT_MS, else 20 s. */
 export function transformTimeoutMs(env: Pick<Bindings, 'IMAGE_TRANSFORM_TIMEOUT_MS'>): number {
@@ -35,23 +40,42 @@ const UNDECODABLE_INPUT = 9523
 
 /** Whether the binding refused the original itself (an ImagesError with code 9523), rather than failed. */
 export function isUndecodableInput(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && Number(error.code) === UNDECODABLE_INPUT
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    Number(error.code) === UNDECODABLE_INPUT
+  )
 }
 
 /**
  * `original` (a stream) at most `size.width` px wide (never wider than it is), encoded as `format`;
  * with a height, cropped to cover exactly `width` × `height` (a social card).
  */
-export async function resizeImage(images: ImagesBinding | undefined, original: ReadableStream<Uint8Array>, size: { width: number; height?: number }, format: RasterFormat, timeoutMs: number): Promise<Uint8Array> {
-  if (!images) throw new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])')
+export async function resizeImage(
+  images: ImagesBinding | undefined,
+  original: ReadableStream<Uint8Array>,
+  size: { width: number; height?: number },
+  format: RasterFormat,
+  timeoutMs: number
+): Promise<Uint8Array> {
+  if (!images)
+    throw new MissingBindingError('the IMAGES binding is not configured (wrangler.toml [images])')
   const quality = format === 'image/png' ? undefined : OUTPUT_QUALITY
   const { width, height } = size
-  const transform = height === undefined ? { width, fit: 'scale-down' as const } : { width, height, fit: 'cover' as const }
+  const transform =
+    height === undefined
+      ? { width, fit: 'scale-down' as const }
+      : { width, height, fit: 'cover' as const }
   const transformed = async () => {
     const result = await images.input(original).transform(transform).output({ format, quality })
     return new Uint8Array(await result.response().arrayBuffer())
   }
-  const output = await withinTime(transformed(), timeoutMs, `${height === undefined ? `${width}-px` : `${width}×${height}`} ${format}`)
+  const output = await withinTime(
+    transformed(),
+    timeoutMs,
+    `${height === undefined ? `${width}-px` : `${width}×${height}`} ${format}`
+  )
   if (output.byteLength === 0) throw new Error('IMAGES: empty output')
   return output
 }
@@ -74,8 +98,13 @@ export type TransformSlot = {
  * before `deadline` (a Date.now() value). Taken before the original is opened, with the largest
  * size it may have, so originals waiting for a slot are not downloaded yet.
  */
-export async function acquireTransformSlot(deadline: number, bytes: number): Promise<TransformSlot | null> {
-  const fits = () => running === 0 || (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
+export async function acquireTransformSlot(
+  deadline: number,
+  bytes: number
+): Promise<TransformSlot | null> {
+  const fits = () =>
+    running === 0 ||
+    (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
   while (!fits()) {
     if (Date.now() + SLOT_POLL_MS > deadline) return null
     await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS))
@@ -103,7 +132,10 @@ export async function acquireTransformSlot(deadline: number, bytes: number): Pro
 export async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BindingTimeoutError(`IMAGES: no ${what} within ${ms} ms`)), ms)
+    timer = setTimeout(
+      () => reject(new BindingTimeoutError(`IMAGES: no ${what} within ${ms} ms`)),
+      ms
+    )
   })
   try {
     return await Promise.race([work, expired])

@@ -25,7 +25,12 @@ const clients = new WeakMap<Request, Toucan>()
 const reported = new WeakSet<object>()
 
 /** Sends `error` to Sentry with the request's tags; a no-op when SENTRY_DSN is not set. */
-export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind, tags: Record<string, string> = {}): void {
+export function reportError(
+  c: Context<AppEnv>,
+  error: unknown,
+  kind: ErrorKind,
+  tags: Record<string, string> = {}
+): void {
   const sentry = sentryFor(c)
   if (!sentry) return
   if (typeof error === 'object' && error !== null) {
@@ -43,11 +48,21 @@ export function reportError(c: Context<AppEnv>, error: unknown, kind: ErrorKind,
  * one caller of the backend for page payloads, so its failures are the backend failures to see)
  * and the queue consumers (`route` and `kind` in `tags` say which).
  */
-export function reportBackgroundError(env: Bindings, ctx: ExecutionContext, error: unknown, tags: Record<string, string> = {}): void {
+export function reportBackgroundError(
+  env: Bindings,
+  ctx: ExecutionContext,
+  error: unknown,
+  tags: Record<string, string> = {}
+): void {
   const dsn = env.SENTRY_DSN?.trim()
   if (!dsn) return
   const release = releaseOf(env)
-  const sentry = new Toucan({ dsn, release, context: ctx, transportOptions: { fetcher: sendQuietly } })
+  const sentry = new Toucan({
+    dsn,
+    release,
+    context: ctx,
+    transportOptions: { fetcher: sendQuietly },
+  })
   sentry.setTags({ release, route: 'scheduled', kind: 'backend', ...tags })
   sentry.captureException(error)
 }

@@ -19,7 +19,9 @@ export const RESEND_PATH = '/api/contact/resend'
 /** Bytes: room for a few hundred ids. */
 export const RESEND_BODY_LIMIT = 16 * 1024
 
-const ResendSchema = z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(300).optional() })
+const ResendSchema = z.strictObject({
+  ids: z.array(z.string().min(1).max(64)).min(1).max(300).optional(),
+})
 
 export const contactResend = new Hono<AppEnv>()
 

@@ -23,7 +23,14 @@ import { contentFor } from '../content'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { reportError } from '../observability'
-import { CONTACT_FIELDS, ContactSchema, contactErrors, isHoneypotFilled, type Contact, type ContactValues } from '../shared/contact-schema'
+import {
+  CONTACT_FIELDS,
+  ContactSchema,
+  contactErrors,
+  isHoneypotFilled,
+  type Contact,
+  type ContactValues,
+} from '../shared/contact-schema'
 import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
 import { renderContactPage, SENT_PARAM } from './pages'
@@ -50,7 +57,11 @@ const noStore = createMiddleware<AppEnv>(async (c, next) => {
 })
 
 /** The checks before the body is read: origin, content type, size; then the parsed body and the honeypot. */
-function guards(mediaType: string, refuse: Refuse, onTrap: (c: Context<AppEnv>) => Response): MiddlewareHandler<AppEnv> {
+function guards(
+  mediaType: string,
+  refuse: Refuse,
+  onTrap: (c: Context<AppEnv>) => Response
+): MiddlewareHandler<AppEnv> {
   return every(
     noStore,
     sameOrigin<AppEnv>({ onRefused: (c) => refuse(c, 403) }),
@@ -62,10 +73,12 @@ function guards(mediaType: string, refuse: Refuse, onTrap: (c: Context<AppEnv>) 
     createMiddleware<AppEnv>(async (c, next) => {
       // Read once here; the validator reads Hono's cached copy. `all`: a field sent twice is a list,
       // so `website=spam&website=` is not read as its last, empty value.
-      const body: unknown = await (mediaType === 'application/json' ? c.req.json() : c.req.parseBody({ all: true })).catch(() => undefined)
+      const body: unknown = await (
+        mediaType === 'application/json' ? c.req.json() : c.req.parseBody({ all: true })
+      ).catch(() => undefined)
       if (body === undefined) return refuse(c, 400)
       return isHoneypotFilled(body) ? onTrap(c) : next()
-    }),
+    })
   )
 }
 
@@ -82,7 +95,9 @@ async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): 
     message: { name, email, comments },
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
     onNotKept: (error) => {
-      console.error(`contact: message not kept, the backend and the queue both failed: ${String(error)}`)
+      console.error(
+        `contact: message not kept, the backend and the queue both failed: ${String(error)}`
+      )
       reportError(c, error, 'unexpected', { contact: 'not-kept' })
     },
   })
@@ -90,18 +105,27 @@ async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): 
     console.log(`contact: ${accepted.id}: ${accepted.via}`)
     return { ok: true }
   }
-  return { ok: false, status: accepted.status, ...(accepted.message && { message: accepted.message }) }
+  return {
+    ok: false,
+    status: accepted.status,
+    ...(accepted.message && { message: accepted.message }),
+  }
 }
 
 function retryAfter(c: Context<AppEnv>, outcome: Outcome) {
-  if (!outcome.ok && outcome.status === 429) c.header('Retry-After', String(RATE_LIMIT_PERIOD_SECONDS))
+  if (!outcome.ok && outcome.status === 429)
+    c.header('Retry-After', String(RATE_LIMIT_PERIOD_SECONDS))
 }
 
 export const contact = new Hono<AppEnv>()
 
 contact.post(
   CONTACT_API_PATH,
-  guards('application/json', (c, status) => c.json({ ok: false }, status), (c) => c.json({ ok: true })),
+  guards(
+    'application/json',
+    (c, status) => c.json({ ok: false }, status),
+    (c) => c.json({ ok: true })
+  ),
   zValidator('json', ContactSchema, (result, c) => {
     if (!result.success) return c.json({ ok: false, errors: contactErrors(result.error) }, 422)
   }),
@@ -109,8 +133,11 @@ contact.post(
     const outcome = await forward(c, c.req.valid('json'))
     retryAfter(c, outcome)
     if (outcome.ok) return c.json({ ok: true })
-    return c.json({ ok: false, ...(outcome.message && { message: outcome.message }) }, outcome.status)
-  },
+    return c.json(
+      { ok: false, ...(outcome.message && { message: outcome.message }) },
+      outcome.status
+    )
+  }
 )
 
 /** The plain form, mounted under each language's contact page address. */
@@ -123,7 +150,10 @@ form.post(
     if (result.success) return
     c.status(422)
     // The hook's Context is typed without the app's bindings; it is this route's Context.
-    return renderContactPage(c as Context<AppEnv>, { values: valuesOf(result.data), errors: contactErrors(result.error) })
+    return renderContactPage(c as Context<AppEnv>, {
+      values: valuesOf(result.data),
+      errors: contactErrors(result.error),
+    })
   }),
   async (c) => {
     const contact = c.req.valid('form')
@@ -133,10 +163,13 @@ form.post(
     c.status(outcome.status)
     const state: ContactFormState = {
       values: contact,
-      outcome: outcome.status === 429 ? { kind: 'rate-limited' } : { kind: 'failed', message: outcome.message },
+      outcome:
+        outcome.status === 429
+          ? { kind: 'rate-limited' }
+          : { kind: 'failed', message: outcome.message },
     }
     return renderContactPage(c, state)
-  },
+  }
 )
 
 /** Redirect after post: the page shows the success notice, and reloading it sends nothing again. */
@@ -148,7 +181,7 @@ function sent(c: Context<AppEnv>) {
 function valuesOf(data: unknown): ContactValues {
   const fields = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>
   return Object.fromEntries(
-    CONTACT_FIELDS.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']),
+    CONTACT_FIELDS.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : ''])
   ) as ContactValues
 }
 

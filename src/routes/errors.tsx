@@ -26,7 +26,9 @@ export const onError: ErrorHandler<AppEnv> = async (error, c) => {
     c.status(503)
     c.header('Retry-After', '60')
     c.header('Cache-Control', 'no-store')
-    return renderOr500(c, () => c.render(<LoadFailedPage lng={lng} status={503} />, { shell: baseShell(c) }))
+    return renderOr500(c, () =>
+      c.render(<LoadFailedPage lng={lng} status={503} />, { shell: baseShell(c) })
+    )
   }
   console.error(`unexpected error on ${c.req.method} ${c.req.path}`, error)
   reportError(c, error, 'unexpected')

@@ -24,15 +24,24 @@ images.get(IMAGE_ROUTE, async (c) => {
   if (!address.ok) return refusal(400, address.reason)
   const { src, width, fallback, signature, card } = address
   const signedSize = card ? `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}` : width
-  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize, fallback)) return refusal(403, 'not-signed')
+  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize, fallback))
+    return refusal(403, 'not-signed')
 
   return renderImage(
-    { src, width, accept: c.req.header('Accept'), fallback, client: c.req.header('CF-Connecting-IP') ?? 'unknown', ...(card && { card }) },
+    {
+      src,
+      width,
+      accept: c.req.header('Accept'),
+      fallback,
+      client: c.req.header('CF-Connecting-IP') ?? 'unknown',
+      ...(card && { card }),
+    },
     {
       env: c.env,
       origin: new URL(c.req.url).origin,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-      report: (error, stage) => reportError(c, error, 'backend', { backend_key: 'images', image_stage: stage }),
-    },
+      report: (error, stage) =>
+        reportError(c, error, 'backend', { backend_key: 'images', image_stage: stage }),
+    }
   )
 })

@@ -7,7 +7,13 @@ import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
 import { placeholdersFor } from '../images/page-placeholders'
 import { localizer } from '../content/localize'
-import { findProject, isProjectPath, projectPath, PROJECTS_PATH, projectsOf } from '../content/projects'
+import {
+  findProject,
+  isProjectPath,
+  projectPath,
+  PROJECTS_PATH,
+  projectsOf,
+} from '../content/projects'
 import { imageSigningKeys } from '../images/image-signature'
 import { socialCardUrl } from '../images/image-url'
 import { imageSrc } from '../images/image-source'
@@ -50,10 +56,17 @@ pages.get('/', async (c) => {
   const content = contentFor(c)
   // The enterprises payload says which cards have a project page (and at which address). Without
   // it (a backend failure before it was ever cached) the cards are shown without those links.
-  const [shell, home, enterprises] = await Promise.all([loadShell(c, content), content.homePage(), content.enterprisesPage().catch(() => null)])
+  const [shell, home, enterprises] = await Promise.all([
+    loadShell(c, content),
+    content.homePage(),
+    content.enterprisesPage().catch(() => null),
+  ])
   const placeholders = await placeholdersFor(c, [home])
   const projects = enterprises ? projectsOf(enterprises) : null
-  return c.render(<HomePage lng={c.var.lng} home={home} projects={projects} />, { shell, placeholders })
+  return c.render(<HomePage lng={c.var.lng} home={home} projects={projects} />, {
+    shell,
+    placeholders,
+  })
 })
 
 pages.get('/about', async (c) => {
@@ -75,7 +88,10 @@ pages.get('/enterprises', async (c) => {
 // enterprises list's page meta data (the backend has none per project; a slug never reaches it).
 pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
   const content = contentFor(c)
-  const [shell, page] = await Promise.all([loadShell(c, content, PROJECTS_PATH), content.enterprisesPage()])
+  const [shell, page] = await Promise.all([
+    loadShell(c, content, PROJECTS_PATH),
+    content.enterprisesPage(),
+  ])
   const projects = projectsOf(page)
   const found = findProject(projects, c.req.param('slug'))
   if (!found) return c.notFound()
@@ -90,20 +106,27 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
   const head: PageHead = {
     title,
     description: plainText(pick(project.item, 'description')),
-    image: project.item.img ? `${shell.origin}${socialCardUrl(imageSrc(project.item.img), FALLBACK.banner, imageSigningKeys(c.env).current)}` : '',
+    image: project.item.img
+      ? `${shell.origin}${socialCardUrl(imageSrc(project.item.img), FALLBACK.banner, imageSigningKeys(c.env).current)}`
+      : '',
     breadcrumbs: [
       { name: t('ui.home'), path: localizePath('/', lng) },
       { name: listName, path: localizePath(PROJECTS_PATH, lng) },
       { name: title, path: localizePath(projectPath(project), lng) },
     ],
   }
-  return c.render(<ProjectPage lng={lng} project={project} projects={projects.list} listName={listName} />, {
-    shell: { ...shell, head },
-    placeholders,
-  })
+  return c.render(
+    <ProjectPage lng={lng} project={project} projects={projects.list} listName={listName} />,
+    {
+      shell: { ...shell, head },
+      placeholders,
+    }
+  )
 })
 
-pages.get('/contact-us', (c) => renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}))
+pages.get('/contact-us', (c) =>
+  renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {})
+)
 
 // The spec links to these paths without giving them a screen. Cards no longer link to
 // /enterprise-detail (their project's page took its place: docs/decisions/0018-project-pages.md);
@@ -117,7 +140,10 @@ export async function renderContactPage(c: Context<AppEnv>, form: ContactFormSta
   const contact = shell.contact!
   const placeholders = await placeholdersFor(c, [contact])
   const area = <ContactFormArea lng={c.var.lng} contact={contact} state={form} />
-  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, { shell, placeholders })
+  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, {
+    shell,
+    placeholders,
+  })
 }
 
 /**
@@ -125,7 +151,11 @@ export async function renderContactPage(c: Context<AppEnv>, form: ContactFormSta
  * `metaPage` is the page key whose meta data the backend has: the page's own, but the list's for a
  * project's page.
  */
-async function loadShell(c: Context<AppEnv>, content: ContentClient, metaPage = c.var.pageKey): Promise<Shell> {
+async function loadShell(
+  c: Context<AppEnv>,
+  content: ContentClient,
+  metaPage = c.var.pageKey
+): Promise<Shell> {
   const [navbar, contact, meta] = await Promise.all([
     content.navbar(),
     content.contactData(),

@@ -15,28 +15,44 @@ export const SIGNATURE_HEADER = 'X-Publish-Signature'
 /** Seconds a signed call stays valid either side of now. */
 export const WINDOW_SECONDS = 300
 
-export type Verdict = { ok: true; signature: string } | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'wrong' | 'replayed' }
+export type Verdict =
+  | { ok: true; signature: string }
+  | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'wrong' | 'replayed' }
 
 const seen = new Map<string, number>()
 
 /** Checks the signature of `body`; on success remembers it, so the same call is never accepted twice. */
-export async function verifyPublishCall(
-  options: { secret: string; timestamp: string | undefined; signature: string | undefined; body: string; kv: KVNamespace; now?: () => number },
-): Promise<Verdict> {
+export async function verifyPublishCall(options: {
+  secret: string
+  timestamp: string | undefined
+  signature: string | undefined
+  body: string
+  kv: KVNamespace
+  now?: () => number
+}): Promise<Verdict> {
   const now = options.now ?? Date.now
   if (!options.timestamp || !options.signature) return { ok: false, reason: 'missing' }
   const match = /^sha256=([0-9a-f]{64})$/i.exec(options.signature.trim())
   if (!/^\d{1,12}$/.test(options.timestamp) || !match) return { ok: false, reason: 'malformed' }
-  if (Math.abs(now() / 1000 - Number(options.timestamp)) > WINDOW_SECONDS) return { ok: false, reason: 'expired' }
+  if (Math.abs(now() / 1000 - Number(options.timestamp)) > WINDOW_SECONDS)
+    return { ok: false, reason: 'expired' }
 
   const hex = match[1]!.toLowerCase()
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(options.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(options.secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify']
+  )
   const signed = new TextEncoder().encode(`${options.timestamp}.${options.body}`)
-  if (!(await crypto.subtle.verify('HMAC', key, hexBytes(hex), signed))) return { ok: false, reason: 'wrong' }
+  if (!(await crypto.subtle.verify('HMAC', key, hexBytes(hex), signed)))
+    return { ok: false, reason: 'wrong' }
 
   for (const [signature, expires] of seen) if (expires <= now()) seen.delete(signature)
   const replayKey = `publish:seen:${hex}`
-  if (seen.has(hex) || (await options.kv.get(replayKey).catch(() => null)) !== null) return { ok: false, reason: 'replayed' }
+  if (seen.has(hex) || (await options.kv.get(replayKey).catch(() => null)) !== null)
+    return { ok: false, reason: 'replayed' }
   const keepMs = 2 * WINDOW_SECONDS * 1000
   seen.set(hex, now() + keepMs)
   await options.kv.put(replayKey, '1', { expirationTtl: keepMs / 1000 })
@@ -44,9 +60,21 @@ export async function verifyPublishCall(
 }
 
 /** The signature headers for `body` at `timestamp`: what a CMS sends (and what tests sign with). */
-export async function signPublishCall(secret: string, body: string, timestamp: number): Promise<Record<string, string>> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${timestamp}.${body}`)))
+export async function signPublishCall(
+  secret: string,
+  body: string,
+  timestamp: number
+): Promise<Record<string, string>> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign']
+  )
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${timestamp}.${body}`))
+  )
   const hex = [...mac].map((byte) => byte.toString(16).padStart(2, '0')).join('')
   return { [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: `sha256=${hex}` }
 }

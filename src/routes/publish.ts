@@ -43,32 +43,30 @@ const PUBLISH_CALL = {
 
 const [rateLimit, limitBody] = signedCallGuards(PUBLISH_CALL)
 
-publish.post(
-  PUBLISH_PATH,
-  rateLimit,
-  limitBody,
-  async (c) => {
-    const request = await readSignedBody(c, {
-      schema: PublishSchema,
-      notConfigured: PUBLISH_CALL.notConfigured,
-      invalid: { error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}', allowed: PAYLOAD_ENDPOINTS },
-    })
-    if (!request.ok) return request.response
+publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
+  const request = await readSignedBody(c, {
+    schema: PublishSchema,
+    notConfigured: PUBLISH_CALL.notConfigured,
+    invalid: {
+      error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}',
+      allowed: PAYLOAD_ENDPOINTS,
+    },
+  })
+  if (!request.ok) return request.response
 
-    const report = await refreshPayloads({
-      env: c.env,
-      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-      purger: pagePurgerFor(c.executionCtx as { cache?: CacheContext }),
-      repurge: repurgerFor(c.env),
-      pages: PAGE_PATHS,
-      endpoints: request.data.payloads,
-      force: true,
-      purgeUnchanged: request.data.purgeUnchanged,
-      onError: (error, { key }) => {
-        console.warn(`publish: ${key}: ${String(error)}`)
-        reportError(c, error, 'backend', { backend_key: key })
-      },
-    })
-    return c.json(report, report.failed.length ? 502 : 200, { 'Cache-Control': 'no-store' })
-  },
-)
+  const report = await refreshPayloads({
+    env: c.env,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    purger: pagePurgerFor(c.executionCtx as { cache?: CacheContext }),
+    repurge: repurgerFor(c.env),
+    pages: PAGE_PATHS,
+    endpoints: request.data.payloads,
+    force: true,
+    purgeUnchanged: request.data.purgeUnchanged,
+    onError: (error, { key }) => {
+      console.warn(`publish: ${key}: ${String(error)}`)
+      reportError(c, error, 'backend', { backend_key: key })
+    },
+  })
+  return c.json(report, report.failed.length ? 502 : 200, { 'Cache-Control': 'no-store' })
+})

@@ -18,7 +18,9 @@ seo.get('/sitemap.xml', async (c) => {
   const origin = new URL(c.req.url).origin
   // Without the enterprises payload (a backend failure before it was ever cached) the sitemap
   // still lists the navbar's pages.
-  const enterprises = await contentFor(c).enterprisesPage().catch(() => null)
+  const enterprises = await contentFor(c)
+    .enterprisesPage()
+    .catch(() => null)
   return c.body(sitemapXml(origin, enterprises ? projectPaths(enterprises) : []), 200, {
     'Content-Type': 'application/xml; charset=utf-8',
     'Cache-Control': CACHE_CONTROL,
@@ -38,10 +40,14 @@ seo.get('/robots.txt', (c) => {
 export function sitemapXml(origin: string, projectPages: readonly string[] = []): string {
   const urls = [...PAGE_PATHS, ...projectPages].flatMap((page) => {
     const alternates = hreflangAlternates(page)
-      .map(({ hreflang, path }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeXml(origin + path)}"/>`)
+      .map(
+        ({ hreflang, path }) =>
+          `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeXml(origin + path)}"/>`
+      )
       .join('\n')
     return LANGUAGES.map(
-      (lng) => `  <url>\n    <loc>${escapeXml(origin + localizePath(page, lng))}</loc>\n${alternates}\n  </url>`,
+      (lng) =>
+        `  <url>\n    <loc>${escapeXml(origin + localizePath(page, lng))}</loc>\n${alternates}\n  </url>`
     )
   })
   return [
@@ -55,7 +61,14 @@ export function sitemapXml(origin: string, projectPages: readonly string[] = [])
 
 /** Everything may be crawled except the beacon and form endpoints under /api/. */
 export function robotsTxt(origin: string): string {
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')
+  return [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /api/',
+    '',
+    `Sitemap: ${origin}/sitemap.xml`,
+    '',
+  ].join('\n')
 }
 
 function escapeXml(text: string): string {

@@ -24,7 +24,11 @@ export type SignedCallOptions = {
 }
 
 /** The rate limit and the body limit, before the body is read. */
-export function signedCallGuards({ name, maxBytes, tooMany }: SignedCallOptions): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>] {
+export function signedCallGuards({
+  name,
+  maxBytes,
+  tooMany,
+}: SignedCallOptions): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>] {
   return [
     async (c, next) => {
       const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
@@ -32,7 +36,10 @@ export function signedCallGuards({ name, maxBytes, tooMany }: SignedCallOptions)
       if (!success) return c.json({ error: tooMany }, 429, { 'Retry-After': '60' })
       return next()
     },
-    bodyLimit({ maxSize: maxBytes, onError: (c) => c.json({ error: `body over ${maxBytes} bytes` }, 413) }),
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: (c) => c.json({ error: `body over ${maxBytes} bytes` }, 413),
+    }),
   ]
 }
 
@@ -42,7 +49,7 @@ export function signedCallGuards({ name, maxBytes, tooMany }: SignedCallOptions)
  */
 export async function readSignedBody<Schema extends z.ZodType>(
   c: Context<AppEnv>,
-  options: { schema: Schema; notConfigured: string; invalid: Record<string, unknown> },
+  options: { schema: Schema; notConfigured: string; invalid: Record<string, unknown> }
 ): Promise<{ ok: true; data: z.infer<Schema> } | { ok: false; response: Response }> {
   const secret = c.env.PUBLISH_SECRET
   if (!secret) return { ok: false, response: c.json({ error: options.notConfigured }, 503) }
@@ -54,7 +61,8 @@ export async function readSignedBody<Schema extends z.ZodType>(
     signature: c.req.header(SIGNATURE_HEADER),
     kv: c.env.CONTENT_CACHE,
   })
-  if (!verdict.ok) return { ok: false, response: c.json({ error: `signature ${verdict.reason}` }, 401) }
+  if (!verdict.ok)
+    return { ok: false, response: c.json({ error: `signature ${verdict.reason}` }, 401) }
   let parsed: unknown
   try {
     parsed = body.trim() ? JSON.parse(body) : {}

@@ -47,7 +47,7 @@ export const VitalsBeaconSchema = z.object({
         rating: z.enum(METRIC_RATINGS),
         id: z.string().max(100),
         navigationType: z.string().max(40).optional(),
-      }),
+      })
     )
     .min(1)
     .max(LIMITS.metrics),
@@ -66,7 +66,7 @@ export const ClientErrorsBeaconSchema = z.object({
         line: position,
         column: position,
         stack: z.string().max(LIMITS.stack).optional(),
-      }),
+      })
     )
     .min(1)
     .max(LIMITS.errors),
@@ -98,7 +98,7 @@ telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
       indexes: [metric.name],
       blobs: ['vital', metric.name, metric.rating, path, lng, metric.navigationType ?? '', country],
       doubles: [metric.value],
-    })),
+    }))
   )
   return c.body(null, 204, NO_STORE)
 })
@@ -112,9 +112,18 @@ telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) 
     c,
     beacon.errors.map((error) => ({
       indexes: ['client-error'],
-      blobs: ['client-error', error.kind, error.message, error.source ?? '', path, lng, error.stack ?? '', country],
+      blobs: [
+        'client-error',
+        error.kind,
+        error.message,
+        error.source ?? '',
+        path,
+        lng,
+        error.stack ?? '',
+        country,
+      ],
       doubles: [error.line ?? 0, error.column ?? 0],
-    })),
+    }))
   )
   return c.body(null, 204, NO_STORE)
 })
@@ -133,7 +142,10 @@ async function withinRateLimit(c: Context<AppEnv>, client: string): Promise<bool
  * The body as JSON, checked against `schema`; null when it is not. navigator.sendBeacon sends a
  * string as text/plain (no CORS preflight), so the Content-Type is not relied on.
  */
-async function readBeacon<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S> | null> {
+async function readBeacon<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: S
+): Promise<z.output<S> | null> {
   let body: unknown
   try {
     body = JSON.parse(await c.req.text())

@@ -71,7 +71,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
  */
 const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu
 /** White space and invisible characters at either end. */
-const EDGES = /^[\s\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+|[\s\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+$/gu
+const EDGES =
+  /^[\s\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+|[\s\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+$/gu
 /** RFC 5321 section 4.5.3.1: local part and domain label limits (the 254 in all is EMAIL_INPUT_MAX). */
 const EMAIL_LOCAL_MAX = 64
 const EMAIL_LABEL_MAX = 63
@@ -81,7 +82,8 @@ const EMAIL_CHARACTERS = /^[^\s<>()[\]\\,;:"]*$/
  * zod's own e-mail shape, minus quoted local parts and labels ending in '-'. Written out because
  * `z.regexes.email` pulls every zod pattern into the browser bundle.
  */
-const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+.-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/
+const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+.-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/
 
 // Once a field is empty it shows only its 'required' message; `when` (rather than `abort`) keeps
 // the object's 'fill out all fields' check running. https://zod.dev/api#refinements ("when").
@@ -93,7 +95,10 @@ const ifFilled = { when: (payload: z.core.ParsePayload) => payload.value !== '' 
  */
 export function cleanText(value: unknown): string {
   if (typeof value !== 'string') return ''
-  return value.replace(/\p{Cs}/gu, '\ufffd').replace(/\r\n?/g, '\n').replace(EDGES, '')
+  return value
+    .replace(/\p{Cs}/gu, '\ufffd')
+    .replace(/\r\n?/g, '\n')
+    .replace(EDGES, '')
 }
 
 /** How many characters a visitor sees: grapheme clusters, bidirectional and zero-width characters not counted. */
@@ -101,14 +106,21 @@ export function visibleLength(text: string): number {
   const visible = text.replace(INVISIBLE, '')
   if (typeof Intl.Segmenter !== 'function') return Array.from(visible).length
   let count = 0
-  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(visible)) count += 1
+  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(visible))
+    count += 1
   return count
 }
 
 /** Whether an address keeps to the local part and label limits (the total is checked apart). */
 function withinEmailLimits(email: string): boolean {
   const at = email.lastIndexOf('@')
-  return at <= EMAIL_LOCAL_MAX && email.slice(at + 1).split('.').every((label) => label.length <= EMAIL_LABEL_MAX)
+  return (
+    at <= EMAIL_LOCAL_MAX &&
+    email
+      .slice(at + 1)
+      .split('.')
+      .every((label) => label.length <= EMAIL_LABEL_MAX)
+  )
 }
 
 /** A cleaned text field (see cleanText): anything that is not a string reads as '' and is required. */
@@ -135,28 +147,31 @@ export const ContactSchema = z.pipe(
         visibleAtMost(20, 'contact.nameTooLong'),
         // The input's hard limit, in code units: twenty letters cannot carry a pile of marks each.
         z.maxLength(NAME_INPUT_MAX, { error: 'contact.nameTooLong', ...ifFilled }),
-        z.regex(NAME_PATTERN, { error: 'contact.invalidName', ...ifFilled }),
+        z.regex(NAME_PATTERN, { error: 'contact.invalidName', ...ifFilled })
       ),
       email: field(
         'contact.requiredEmail',
         z.regex(EMAIL_CHARACTERS, { error: 'contact.emailInvalidChars', ...ifFilled }),
         z.maxLength(EMAIL_INPUT_MAX, { error: 'contact.invalidEmail', ...ifFilled }),
         z.refine<string>(withinEmailLimits, { error: 'contact.invalidEmail', ...ifFilled }),
-        z.regex(EMAIL_PATTERN, { error: 'contact.invalidEmail', ...ifFilled }),
+        z.regex(EMAIL_PATTERN, { error: 'contact.invalidEmail', ...ifFilled })
       ),
       comments: field(
         'contact.requiredMessage',
         visibleAtLeast(2, 'contact.messageTooShort'),
         z.maxLength(COMMENTS_INPUT_MAX, { error: 'contact.messageTooLong', ...ifFilled }),
-        z.refine<string>((text) => !CONTROL.test(text), { error: 'contact.invalidMessage', ...ifFilled }),
+        z.refine<string>((text) => !CONTROL.test(text), {
+          error: 'contact.invalidMessage',
+          ...ifFilled,
+        })
       ),
     })
     .check(
       z.refine((contact) => CONTACT_FIELDS.every((name) => contact[name] !== ''), {
         error: 'contact.fillAllFields',
         when: () => true,
-      }),
-    ),
+      })
+    )
 )
 
 /** A message as the backend receives it: exactly these three trimmed fields. */
@@ -177,7 +192,11 @@ export function contactErrors(error: z.core.$ZodError): ContactErrors {
 }
 
 /** Validates `input`: the trimmed message, or one dictionary key per failing field. */
-export function validateContact(input: unknown): { ok: true; contact: Contact } | { ok: false; errors: ContactErrors } {
+export function validateContact(
+  input: unknown
+): { ok: true; contact: Contact } | { ok: false; errors: ContactErrors } {
   const result = ContactSchema.safeParse(input)
-  return result.success ? { ok: true, contact: result.data } : { ok: false, errors: contactErrors(result.error) }
+  return result.success
+    ? { ok: true, contact: result.data }
+    : { ok: false, errors: contactErrors(result.error) }
 }

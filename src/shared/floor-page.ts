@@ -18,4 +18,3 @@ export const FLOOR_PAGE_HTML = `<!doctype html>
 </body>
 </html>
 `
-

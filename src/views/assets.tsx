@@ -12,7 +12,9 @@ import { clientManifest } from '../generated/client-manifest'
 export function stylesheetFor(pageKey: string): string {
   const { stylesheets } = clientManifest
   const kind = pageKey.startsWith(`${PROJECTS_PATH}/`) ? `${PROJECTS_PATH}/*` : pageKey
-  return Object.prototype.hasOwnProperty.call(stylesheets, kind) ? stylesheets[kind as keyof typeof stylesheets] : stylesheets.other
+  return Object.prototype.hasOwnProperty.call(stylesheets, kind)
+    ? stylesheets[kind as keyof typeof stylesheets]
+    : stylesheets.other
 }
 
 export function ClientAssets({ pageKey }: { pageKey: string }) {

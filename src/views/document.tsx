@@ -32,8 +32,11 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
   const { lng, pageKey, origin, meta, head } = shell
   const t = getT(lng)
   const siteName = t('meta.siteName')
-  const title = head ? `${head.title} · ${siteName}` : (meta && pickLocalized(meta, 'title', lng)) || siteName
-  const description = head?.description || (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
+  const title = head
+    ? `${head.title} · ${siteName}`
+    : (meta && pickLocalized(meta, 'title', lng)) || siteName
+  const description =
+    head?.description || (meta && pickLocalized(meta, 'description', lng)) || t('meta.description')
   const keywords = meta ? pickLocalized(meta, 'keywords', lng) : ''
   const canonical = `${origin}${localizePath(pageKey, lng)}`
   const image = head?.image || socialImage(meta?.image ?? '', origin)

@@ -30,7 +30,11 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
       <div data-island={name} data-island-css={css.length ? css.join(' ') : undefined}>
         <Component {...props} />
       </div>
-      <script type="application/json" data-island-props="" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />
+      <script
+        type="application/json"
+        data-island-props=""
+        dangerouslySetInnerHTML={{ __html: serializeProps(props) }}
+      />
     </>
   )
 }
@@ -40,5 +44,8 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
  * and U+2028/U+2029 are escaped as older JavaScript parsers required.
  */
 export function serializeProps(props: object): string {
-  return JSON.stringify(props).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(props).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  )
 }

@@ -50,6 +50,6 @@ export const renderer = createMiddleware<AppEnv>((c, next) =>
           return 'render-error'
         },
       },
-    },
-  )(c, next),
+    }
+  )(c, next)
 )

@@ -6,7 +6,11 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { call } from './support'
 
-const valid = { name: 'Aram Petrosyan', email: 'aram@example.am', comments: 'We would like to visit the Davtashen townhouses.' }
+const valid = {
+  name: 'Aram Petrosyan',
+  email: 'aram@example.am',
+  comments: 'We would like to visit the Davtashen townhouses.',
+}
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return call('messages', {
@@ -17,19 +21,33 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
 }
 
 async function countMessages(): Promise<number> {
-  const row = await env.CONTENT_DB.prepare('SELECT COUNT(*) AS n FROM messages').first<{ n: number }>()
+  const row = await env.CONTENT_DB.prepare('SELECT COUNT(*) AS n FROM messages').first<{
+    n: number
+  }>()
   return row?.n ?? 0
 }
 
 describe('POST messages with a valid message', () => {
   it('stores it trimmed and answers 200 with its id', async () => {
-    const response = await post({ name: '  Narine  ', email: ' narine@example.am ', comments: '  Hello from Kentron!  ' })
+    const response = await post({
+      name: '  Narine  ',
+      email: ' narine@example.am ',
+      comments: '  Hello from Kentron!  ',
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     const { payload } = (await response.json()) as { payload: { id: number } }
     expect(payload.id).toEqual(expect.any(Number))
-    const row = await env.CONTENT_DB.prepare('SELECT name, email, comments, created_at FROM messages WHERE id = ?').bind(payload.id).first()
-    expect(row).toMatchObject({ name: 'Narine', email: 'narine@example.am', comments: 'Hello from Kentron!' })
+    const row = await env.CONTENT_DB.prepare(
+      'SELECT name, email, comments, created_at FROM messages WHERE id = ?'
+    )
+      .bind(payload.id)
+      .first()
+    expect(row).toMatchObject({
+      name: 'Narine',
+      email: 'narine@example.am',
+      comments: 'Hello from Kentron!',
+    })
     expect(row?.created_at).toMatch(/^\d{4}-\d\d-\d\dT/)
   })
 
@@ -63,17 +81,41 @@ describe('POST messages with invalid input', () => {
     ['no name field', { email: valid.email, comments: valid.comments }, 'Please enter your name'],
     ['a name that is not text', { ...valid, name: 42 }, 'Please enter your name'],
     ['a one-letter name', { ...valid, name: ' A ' }, 'Name must be at least 2 characters'],
-    ['a 21-letter name', { ...valid, name: 'A'.repeat(21) }, 'Name must be no more than 20 characters'],
+    [
+      'a 21-letter name',
+      { ...valid, name: 'A'.repeat(21) },
+      'Name must be no more than 20 characters',
+    ],
     ['digits in the name', { ...valid, name: 'R2D2' }, 'Please enter a valid name (letters only)'],
-    ['markup in the name', { ...valid, name: '<b>Aram</b>' }, 'Please enter a valid name (letters only)'],
+    [
+      'markup in the name',
+      { ...valid, name: '<b>Aram</b>' },
+      'Please enter a valid name (letters only)',
+    ],
     ['an empty email', { ...valid, email: '' }, 'Please enter your email'],
     ['an email without @', { ...valid, email: 'aram.example.am' }, 'Invalid email format'],
-    ['an email without a domain suffix', { ...valid, email: 'aram@example' }, 'Invalid email format'],
-    ['an email with spaces inside', { ...valid, email: 'ar am@example.am' }, 'Invalid email format'],
+    [
+      'an email without a domain suffix',
+      { ...valid, email: 'aram@example' },
+      'Invalid email format',
+    ],
+    [
+      'an email with spaces inside',
+      { ...valid, email: 'ar am@example.am' },
+      'Invalid email format',
+    ],
     ['an empty message', { ...valid, comments: '' }, 'Please enter your message'],
     ['a message of spaces', { ...valid, comments: ' \n\t ' }, 'Please enter your message'],
-    ['a one-character message', { ...valid, comments: 'x' }, 'Message must be at least 2 characters'],
-    ['a 501-character message', { ...valid, comments: 'x'.repeat(501) }, 'Message must be no more than 500 characters'],
+    [
+      'a one-character message',
+      { ...valid, comments: 'x' },
+      'Message must be at least 2 characters',
+    ],
+    [
+      'a 501-character message',
+      { ...valid, comments: 'x'.repeat(501) },
+      'Message must be no more than 500 characters',
+    ],
     ['all fields empty', { name: '', email: ' ', comments: '' }, 'Please fill out all fields'],
     ['an empty object', {}, 'Please fill out all fields'],
   ])('answers 400 with a message for %s, storing nothing', async (_, body, message) => {
@@ -114,7 +156,9 @@ describe('POST messages with an Idempotency-Key', () => {
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
     expect(await again.json()).toEqual({ payload: { id: payload.id } })
     expect(await countMessages()).toBe(before + 1)
-    const rows = await env.CONTENT_DB.prepare('SELECT id FROM messages WHERE idempotency_key = ?').bind(key).all()
+    const rows = await env.CONTENT_DB.prepare('SELECT id FROM messages WHERE idempotency_key = ?')
+      .bind(key)
+      .all()
     expect(rows.results).toEqual([{ id: payload.id }])
   })
 
@@ -133,7 +177,9 @@ describe('POST messages with an Idempotency-Key', () => {
     const before = await countMessages()
     const response = await post({ ...valid, comments: 'A different question.' }, keyed(key))
     expect(response.status).toBe(422)
-    expect(await response.json()).toEqual({ message: 'This Idempotency-Key was already used for a different message' })
+    expect(await response.json()).toEqual({
+      message: 'This Idempotency-Key was already used for a different message',
+    })
     expect(await countMessages()).toBe(before)
   })
 
@@ -145,7 +191,9 @@ describe('POST messages with an Idempotency-Key', () => {
     const before = await countMessages()
     const response = await post(valid, keyed(key))
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' })
+    expect(await response.json()).toEqual({
+      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+    })
     expect(await countMessages()).toBe(before)
   })
 })

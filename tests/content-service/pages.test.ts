@@ -4,7 +4,15 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { asList, expectImage, expectLink, expectLocalized, expectOnlyFields, getPayload, type Json } from './support'
+import {
+  asList,
+  expectImage,
+  expectLink,
+  expectLocalized,
+  expectOnlyFields,
+  getPayload,
+  type Json,
+} from './support'
 
 const BANNER = ['img', 'title', 'description', 'btnName', 'btnLink']
 const ENTERPRISE = ['id', 'img', 'icon', 'iconLink', 'title', 'description', 'btnName', 'btnLink']
@@ -24,10 +32,26 @@ describe('GET get-home-page', () => {
   it('answers banners per language, about, services, enterprises and founders', async () => {
     const home = await getPayload('get-home-page')
     expectOnlyFields(home, [
-      'banner', 'aboutHome', 'servicesTitle', 'servicesSubTitle', 'servicesHome', 'enterprisesTitle', 'enterprisesSubTitle',
-      'enterprisesBtnName', 'enterprisesBtnLink', 'enterprisesHome', 'foundersTitle', 'foundersBtnName', 'foundersBtnLink', 'foundersHome',
+      'banner',
+      'aboutHome',
+      'servicesTitle',
+      'servicesSubTitle',
+      'servicesHome',
+      'enterprisesTitle',
+      'enterprisesSubTitle',
+      'enterprisesBtnName',
+      'enterprisesBtnLink',
+      'enterprisesHome',
+      'foundersTitle',
+      'foundersBtnName',
+      'foundersBtnLink',
+      'foundersHome',
     ])
-    for (const [list, script] of [['banner', /^[^\u0400-\u04ff\u0531-\u0587]+$/s], ['ru_banner', /[\u0400-\u04ff]/], ['arm_banner', /[\u0531-\u0587]/]] as const) {
+    for (const [list, script] of [
+      ['banner', /^[^\u0400-\u04ff\u0531-\u0587]+$/s],
+      ['ru_banner', /[\u0400-\u04ff]/],
+      ['arm_banner', /[\u0531-\u0587]/],
+    ] as const) {
       const banners = asList(home[list])
       expect(banners.length).toBeGreaterThanOrEqual(1)
       expect(banners.length).toBeLessThanOrEqual(2)
@@ -43,7 +67,15 @@ describe('GET get-home-page', () => {
     expectOnlyFields(about, BANNER)
     expectImage(about.img)
     for (const field of ['title', 'description', 'btnName']) expectLocalized(about, field)
-    for (const field of ['servicesTitle', 'servicesSubTitle', 'enterprisesTitle', 'enterprisesSubTitle', 'enterprisesBtnName', 'foundersTitle', 'foundersBtnName']) {
+    for (const field of [
+      'servicesTitle',
+      'servicesSubTitle',
+      'enterprisesTitle',
+      'enterprisesSubTitle',
+      'enterprisesBtnName',
+      'foundersTitle',
+      'foundersBtnName',
+    ]) {
       expectLocalized(home, field)
     }
     expect(home.enterprisesBtnLink).toBe('/enterprises')
@@ -85,10 +117,26 @@ describe('GET get-about-page', () => {
   it('answers every about field, missions and partner logos', async () => {
     const about = await getPayload('get-about-page')
     expectOnlyFields(about, [
-      'title', 'description', 'titleDescSection', 'firstBanner', 'secondBanner', 'titleMission', 'subTitleMission',
-      'descriptionMission', 'missions', 'thirdImage', 'thirdBanner',
+      'title',
+      'description',
+      'titleDescSection',
+      'firstBanner',
+      'secondBanner',
+      'titleMission',
+      'subTitleMission',
+      'descriptionMission',
+      'missions',
+      'thirdImage',
+      'thirdBanner',
     ])
-    for (const field of ['title', 'description', 'titleMission', 'subTitleMission', 'descriptionMission']) expectLocalized(about, field)
+    for (const field of [
+      'title',
+      'description',
+      'titleMission',
+      'subTitleMission',
+      'descriptionMission',
+    ])
+      expectLocalized(about, field)
     const quote = about.titleDescSection as Json
     expectOnlyFields(quote, ['img', 'description'])
     expectImage(quote.img)
@@ -144,16 +192,48 @@ describe('GET get-enterprises-page', () => {
 describe('GET contact-us', () => {
   it('answers contact data, social links and the localized form texts', async () => {
     const contact = await getPayload('contact-us')
-    const social = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok']
-    const localized = ['phoneTitle', 'emailTitle', 'address', 'locationTitle', 'description', 'bannerDesc', 'titleContact',
-      'contactFormTitle', 'nameLabel', 'namePlaceholder', 'emailLabel', 'messageLabel', 'messagePlaceholder', 'sendingText', 'sendButtonText']
-    expectOnlyFields(contact, ['phoneNumber', 'contactEmail', 'firstBanner', 'secondBanner', 'emailPlaceholder', ...social, ...localized])
+    const social = [
+      'facebook',
+      'instagram',
+      'linkedin',
+      'twitter',
+      'youtube',
+      'pinterest',
+      'tiktok',
+    ]
+    const localized = [
+      'phoneTitle',
+      'emailTitle',
+      'address',
+      'locationTitle',
+      'description',
+      'bannerDesc',
+      'titleContact',
+      'contactFormTitle',
+      'nameLabel',
+      'namePlaceholder',
+      'emailLabel',
+      'messageLabel',
+      'messagePlaceholder',
+      'sendingText',
+      'sendButtonText',
+    ]
+    expectOnlyFields(contact, [
+      'phoneNumber',
+      'contactEmail',
+      'firstBanner',
+      'secondBanner',
+      'emailPlaceholder',
+      ...social,
+      ...localized,
+    ])
     expect(contact.phoneNumber).toMatch(/^\+374 [\d ]+$/)
     expect(contact.contactEmail).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/)
     expect(contact.address).toContain('Yerevan')
     for (const field of localized) expectLocalized(contact, field)
     expectLocalized(contact, 'emailPlaceholder', { anyScript: true })
-    for (const field of ['facebook', 'instagram', 'linkedin', 'youtube']) expect(contact[field]).toMatch(/^https:\/\/www\.[a-z]+\.com\//)
+    for (const field of ['facebook', 'instagram', 'linkedin', 'youtube'])
+      expect(contact[field]).toMatch(/^https:\/\/www\.[a-z]+\.com\//)
     for (const field of ['twitter', 'pinterest', 'tiktok']) expect(contact[field]).toBe('')
     expectImage(contact.firstBanner)
     expectImage(contact.secondBanner)
@@ -166,7 +246,8 @@ describe('GET navbar-data', () => {
   it('answers the four link labels in three languages', async () => {
     const navbar = await getPayload('navbar-data')
     expect(Object.keys(navbar)).toHaveLength(12)
-    for (const field of ['home', 'about', 'enterprises', 'contactUs']) expectLocalized(navbar, field)
+    for (const field of ['home', 'about', 'enterprises', 'contactUs'])
+      expectLocalized(navbar, field)
   })
 })
 

@@ -54,7 +54,10 @@ describe('headers', () => {
 
 describe('GET page-meta-data', () => {
   it('answers 404 with a message for an unknown page', async () => {
-    const message = await expectJsonError(await call('page-meta-data?path=site&page=%2Fservices'), 404)
+    const message = await expectJsonError(
+      await call('page-meta-data?path=site&page=%2Fservices'),
+      404
+    )
     expect(message).toContain('/services')
   })
 
@@ -64,7 +67,8 @@ describe('GET page-meta-data', () => {
   })
 
   it('reads "about" and "/about/" as the page key /about', async () => {
-    for (const page of ['about', '%2Fabout%2F']) expect((await call(`page-meta-data?path=site&page=${page}`)).status).toBe(200)
+    for (const page of ['about', '%2Fabout%2F'])
+      expect((await call(`page-meta-data?path=site&page=${page}`)).status).toBe(200)
     expect(normalizePageKey('/')).toBe('/')
     expect(normalizePageKey('//')).toBe('/')
     expect(normalizePageKey(' /contact-us/ ')).toBe('/contact-us')
@@ -73,13 +77,18 @@ describe('GET page-meta-data', () => {
 
 describe('a database without content', () => {
   it('answers 404 with a message that says to seed', async () => {
-    const { payload } = (await env.CONTENT_DB.prepare("SELECT payload FROM pages WHERE slug = 'navbar'").first<{ payload: string }>()) ?? {}
+    const { payload } =
+      (await env.CONTENT_DB.prepare("SELECT payload FROM pages WHERE slug = 'navbar'").first<{
+        payload: string
+      }>()) ?? {}
     await env.CONTENT_DB.prepare("DELETE FROM pages WHERE slug = 'navbar'").run()
     try {
       const message = await expectJsonError(await call('navbar-data'), 404)
       expect(message).toContain('content:seed')
     } finally {
-      await env.CONTENT_DB.prepare("INSERT INTO pages (slug, payload) VALUES ('navbar', ?)").bind(payload).run()
+      await env.CONTENT_DB.prepare("INSERT INTO pages (slug, payload) VALUES ('navbar', ?)")
+        .bind(payload)
+        .run()
     }
   })
 })

@@ -39,8 +39,14 @@ const CYRILLIC = /[\u0410-\u044f\u0401\u0451]/
  */
 export function expectLocalized(record: Json, field: string, { anyScript = false } = {}): void {
   const [en, ru, hy] = [record[field], record[`ru_${field}`], record[`arm_${field}`]]
-  for (const [name, value] of [[field, en], [`ru_${field}`, ru], [`arm_${field}`, hy]] as const) {
-    expect(typeof value === 'string' && value.trim() !== '', `${name} is a non-empty string`).toBe(true)
+  for (const [name, value] of [
+    [field, en],
+    [`ru_${field}`, ru],
+    [`arm_${field}`, hy],
+  ] as const) {
+    expect(typeof value === 'string' && value.trim() !== '', `${name} is a non-empty string`).toBe(
+      true
+    )
   }
   if (anyScript) return
   expect(en, field).not.toMatch(ARMENIAN)
@@ -51,7 +57,9 @@ export function expectLocalized(record: Json, field: string, { anyScript = false
 
 /** Every key of `record` is one of `fields`, bare or with a ru_/arm_/en_ prefix: no stray names. */
 export function expectOnlyFields(record: Json, fields: string[]): void {
-  const stray = Object.keys(record).filter((key) => !fields.includes(key.replace(/^(ru|arm|en)_/, '')))
+  const stray = Object.keys(record).filter(
+    (key) => !fields.includes(key.replace(/^(ru|arm|en)_/, ''))
+  )
   expect(stray, 'fields not in payload-fields.md').toEqual([])
 }
 

@@ -16,32 +16,83 @@ const HTMLCS_SOURCE = readFileSync(require.resolve('html_codesniffer/build/HTMLC
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
 
-for (const [screen, use] of [['375 px', phone], ['1280 px', desktop]] as const) {
+for (const [screen, use] of [
+  ['375 px', phone],
+  ['1280 px', desktop],
+] as const) {
   test.describe(`accessibility checkers at ${screen}`, () => {
     // A page's load and hydration, then axe over the whole document: seconds each on two shared cores.
     test.describe.configure({ timeout: 90_000 })
     test.use(use)
     for (const address of PAGE_ADDRESSES) {
-      test(`${address} has no axe violation and no HTML_CodeSniffer error at ${screen}`, async ({ page }) => {
+      test(`${address} has no axe violation and no HTML_CodeSniffer error at ${screen}`, async ({
+        page,
+      }) => {
         await gotoAndHydrate(page, address)
         // Evaluated through the driver, not a <script>: the site's CSP allows no inline script.
         await page.evaluate(AXE_SOURCE)
         const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe
-          const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } })
-          return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }))
+          const axe = (
+            window as unknown as {
+              axe: {
+                run: (context: Document, options: object) => Promise<{ violations: Violation[] }>
+              }
+            }
+          ).axe
+          const result = await axe.run(document, {
+            runOnly: {
+              type: 'tag',
+              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+            },
+          })
+          return result.violations.map(({ id, impact, help, nodes }) => ({
+            id,
+            impact,
+            help,
+            nodes: nodes.map(({ target }) => ({ target })),
+          }))
         })
-        expect(violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+        expect(
+          violations.map(
+            (violation) =>
+              `${violation.id} (${violation.impact}): ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`
+          )
+        ).toEqual([])
 
         await page.evaluate(HTMLCS_SOURCE)
         const errors = await page.evaluate(
           () =>
             new Promise<string[]>((resolve, reject) => {
               type Message = { type: number; code: string; msg: string; element: Element }
-              const htmlcs = (window as unknown as { HTMLCS: { process: (standard: string, content: Document, done: () => void, failed: () => void) => void; getMessages: () => Message[] } }).HTMLCS
+              const htmlcs = (
+                window as unknown as {
+                  HTMLCS: {
+                    process: (
+                      standard: string,
+                      content: Document,
+                      done: () => void,
+                      failed: () => void
+                    ) => void
+                    getMessages: () => Message[]
+                  }
+                }
+              ).HTMLCS
               const ERROR = 1
-              htmlcs.process('WCAG2AA', document, () => resolve(htmlcs.getMessages().filter((message) => message.type === ERROR).map((message) => `${message.code}: ${message.element.outerHTML.slice(0, 160)}`)), () => reject(new Error('HTML_CodeSniffer failed')))
-            }),
+              htmlcs.process(
+                'WCAG2AA',
+                document,
+                () =>
+                  resolve(
+                    htmlcs
+                      .getMessages()
+                      .filter((message) => message.type === ERROR)
+                      .map(
+                        (message) => `${message.code}: ${message.element.outerHTML.slice(0, 160)}`
+                      )
+                  ),
+                () => reject(new Error('HTML_CodeSniffer failed'))
+              )
+            })
         )
         expect(errors).toEqual([])
       })

@@ -27,7 +27,13 @@ test.describe.configure({ timeout: 120_000 })
 /** One page of each island set, in the three languages: the carousel, the base set, the form, the base set. */
 const WALK = ONE_PAGE_OF_EACH_KIND
 
-test.use({ launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } })
+test.use({
+  launchOptions: {
+    executablePath: process.env.E2E_CHROMIUM,
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
+  },
+})
 
 /** Every `pageshow` of the page's documents, in `window.__pageshows`: `persisted` of each. */
 async function recordPageShows(page: Page): Promise<CDPSession> {
@@ -46,7 +52,11 @@ async function recordPageShows(page: Page): Promise<CDPSession> {
 function collectNotRestoredReasons(cdp: CDPSession): string[] {
   const reasons: string[] = []
   cdp.on('Page.backForwardCacheNotUsed', (event) => {
-    reasons.push(...event.notRestoredExplanations.map((explanation) => `${explanation.reason} (${explanation.type})`))
+    reasons.push(
+      ...event.notRestoredExplanations.map(
+        (explanation) => `${explanation.reason} (${explanation.type})`
+      )
+    )
   })
   return reasons
 }
@@ -57,38 +67,74 @@ function collectNotRestoredReasons(cdp: CDPSession): string[] {
  * first being its own load), and that one is `persisted`. A page loaded again has one only and
  * fails after the wait, which only a failing run waits out.
  */
-async function traverseExpectingRestore(page: Page, direction: 'back' | 'forward', address: string, reasons: string[], shows = 2): Promise<void> {
+async function traverseExpectingRestore(
+  page: Page,
+  direction: 'back' | 'forward',
+  address: string,
+  reasons: string[],
+  shows = 2
+): Promise<void> {
   // A restored page fires no load event: wait for the commit, then for its pageshow.
   if (direction === 'back') await page.goBack({ waitUntil: 'commit' })
   else await page.goForward({ waitUntil: 'commit' })
   await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe(address)
   const restored = await page
-    .waitForFunction((count) => (window as unknown as { __pageshows: boolean[] }).__pageshows.length >= count, shows, { timeout: 15_000 })
-    .then(() => true, () => false)
-  const persisted = restored && (await page.evaluate(() => (window as unknown as { __pageshows: boolean[] }).__pageshows.at(-1)))
+    .waitForFunction(
+      (count) => (window as unknown as { __pageshows: boolean[] }).__pageshows.length >= count,
+      shows,
+      { timeout: 15_000 }
+    )
+    .then(
+      () => true,
+      () => false
+    )
+  const persisted =
+    restored &&
+    (await page.evaluate(() =>
+      (window as unknown as { __pageshows: boolean[] }).__pageshows.at(-1)
+    ))
   const noCache = reasons.some((reason) => reason.startsWith('BackForwardCacheDisabledForDelegate'))
-  const hint = noCache ? ` (the Chromium at ${process.env.E2E_CHROMIUM} has no back/forward cache: \`npm test\` installs Debian's, or sudo apt-get install -y chromium)` : ''
-  expect(persisted, `${direction} to ${address}: not restored from the back/forward cache: ${reasons.join(', ') || 'no reason given'}${hint}`).toBe(true)
+  const hint = noCache
+    ? ` (the Chromium at ${process.env.E2E_CHROMIUM} has no back/forward cache: \`npm test\` installs Debian's, or sudo apt-get install -y chromium)`
+    : ''
+  expect(
+    persisted,
+    `${direction} to ${address}: not restored from the back/forward cache: ${reasons.join(', ') || 'no reason given'}${hint}`
+  ).toBe(true)
 }
 
-test(`${WALK.join(', ')}: each comes back from the back/forward cache, going back to the first and forward to the last`, async ({ page }) => {
+test(`${WALK.join(', ')}: each comes back from the back/forward cache, going back to the first and forward to the last`, async ({
+  page,
+}) => {
   const reasons = collectNotRestoredReasons(await recordPageShows(page))
   for (const address of WALK) await gotoAndHydrate(page, address)
   // Back: each page shown a second time; forward: the ones left behind, a third (the last, a second).
-  for (const address of WALK.slice(0, -1).reverse()) await traverseExpectingRestore(page, 'back', address, reasons, 2)
-  for (const [index, address] of WALK.slice(1).entries()) await traverseExpectingRestore(page, 'forward', address, reasons, index === WALK.length - 2 ? 2 : 3)
+  for (const address of WALK.slice(0, -1).reverse())
+    await traverseExpectingRestore(page, 'back', address, reasons, 2)
+  for (const [index, address] of WALK.slice(1).entries())
+    await traverseExpectingRestore(
+      page,
+      'forward',
+      address,
+      reasons,
+      index === WALK.length - 2 ? 2 : 3
+    )
 })
 
 test.describe('the contact page after a sent message', () => {
   test.beforeEach(async ({ page }) => {
     // Its own client address: the rate limit (5 a minute) counts this test apart.
-    await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `e2e-bfcache-${process.pid}-${Date.now()}` })
+    await page.setExtraHTTPHeaders({
+      'CF-Connecting-IP': `e2e-bfcache-${process.pid}-${Date.now()}`,
+    })
   })
 
   async function fillForm(page: Page): Promise<void> {
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Anna Petrova')
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill('anna@example.com')
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill(`Back/forward cache check ${Date.now()}`)
+    await page
+      .getByRole('textbox', { name: 'Message', exact: true })
+      .fill(`Back/forward cache check ${Date.now()}`)
   }
 
   test('sent by the island, comes back from the back/forward cache', async ({ page }) => {
@@ -103,12 +149,17 @@ test.describe('the contact page after a sent message', () => {
     await traverseExpectingRestore(page, 'back', '/en/contact-us', reasons)
   })
 
-  test('sent by the plain form (303 to ?sent=1), comes back from the back/forward cache', async ({ page }) => {
+  test('sent by the plain form (303 to ?sent=1), comes back from the back/forward cache', async ({
+    page,
+  }) => {
     const reasons = collectNotRestoredReasons(await recordPageShows(page))
     await gotoAndHydrate(page, '/en/contact-us')
     await fillForm(page)
     // The form's own submission, as without JavaScript: submit() skips the island's handler.
-    const redirect = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/en/contact-us'))
+    const redirect = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' && response.url().endsWith('/en/contact-us')
+    )
     await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.querySelector('form')))
     expect((await redirect).status()).toBe(303)
     await page.waitForURL('**/en/contact-us?sent=1', { waitUntil: 'load' })

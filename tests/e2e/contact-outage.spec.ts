@@ -23,7 +23,9 @@ const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
 const STATE = path.join(ROOT, '.wrangler/state-e2e-outage')
 const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' }
 /** The English form's labels and button, from the seeded content. */
-const seed = JSON.parse(readFileSync(path.join(ROOT, 'content-service/seed/contact-us.json'), 'utf8')) as Record<string, string>
+const seed = JSON.parse(
+  readFileSync(path.join(ROOT, 'content-service/seed/contact-us.json'), 'utf8')
+) as Record<string, string>
 const labels = { name: seed.nameLabel!, email: seed.emailLabel!, message: seed.messageLabel! }
 const sendText = seed.sendButtonText!
 
@@ -31,19 +33,42 @@ const sendText = seed.sendButtonText!
 async function prepareContentDatabase(): Promise<void> {
   rmSync(STATE, { recursive: true, force: true })
   const config = ['-c', 'content-service/wrangler.toml', '--local', '--persist-to', STATE]
-  await run(WRANGLER, ['d1', 'migrations', 'apply', 'CONTENT_DB', ...config], { cwd: ROOT, env: wranglerEnv })
-  await run(process.execPath, ['content-service/scripts/seed.mjs', '--local', '--persist-to', STATE], { cwd: ROOT, env: wranglerEnv })
+  await run(WRANGLER, ['d1', 'migrations', 'apply', 'CONTENT_DB', ...config], {
+    cwd: ROOT,
+    env: wranglerEnv,
+  })
+  await run(
+    process.execPath,
+    ['content-service/scripts/seed.mjs', '--local', '--persist-to', STATE],
+    { cwd: ROOT, env: wranglerEnv }
+  )
 }
 
 /** The messages the reference service stored with these comments. */
-async function storedMessages(comments: string): Promise<{ name: string; email: string; comments: string; idempotency_key: string }[]> {
+async function storedMessages(
+  comments: string
+): Promise<{ name: string; email: string; comments: string; idempotency_key: string }[]> {
   const sql = `SELECT name, email, comments, idempotency_key FROM messages WHERE comments = '${comments.replaceAll("'", "''")}'`
   const { stdout } = await run(
     WRANGLER,
-    ['d1', 'execute', 'CONTENT_DB', '-c', 'content-service/wrangler.toml', '--local', '--persist-to', STATE, '--json', '--command', sql],
-    { cwd: ROOT, env: wranglerEnv },
+    [
+      'd1',
+      'execute',
+      'CONTENT_DB',
+      '-c',
+      'content-service/wrangler.toml',
+      '--local',
+      '--persist-to',
+      STATE,
+      '--json',
+      '--command',
+      sql,
+    ],
+    { cwd: ROOT, env: wranglerEnv }
   )
-  const [result] = JSON.parse(stdout) as { results: { name: string; email: string; comments: string; idempotency_key: string }[] }[]
+  const [result] = JSON.parse(stdout) as {
+    results: { name: string; email: string; comments: string; idempotency_key: string }[]
+  }[]
   return result?.results ?? []
 }
 
@@ -53,19 +78,29 @@ async function startOutageProxy(target: string) {
   const server: Server = createServer(async (request, response) => {
     if (state.down) {
       state.refused += 1
-      response.writeHead(503, { 'Content-Type': 'application/json' }).end('{"message":"Service Unavailable"}')
+      response
+        .writeHead(503, { 'Content-Type': 'application/json' })
+        .end('{"message":"Service Unavailable"}')
       return
     }
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)))
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(
+        ([name]) => !['host', 'connection', 'content-length'].includes(name)
+      )
+    )
     try {
       const answer = await fetch(`${target}${request.url}`, {
         method: request.method,
         headers: headers as Record<string, string>,
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       })
-      response.writeHead(answer.status, { 'Content-Type': answer.headers.get('Content-Type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()))
+      response
+        .writeHead(answer.status, {
+          'Content-Type': answer.headers.get('Content-Type') ?? 'application/json',
+        })
+        .end(Buffer.from(await answer.arrayBuffer()))
     } catch {
       response.writeHead(502).end()
     }
@@ -78,7 +113,11 @@ async function startOutageProxy(target: string) {
   })
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms: number
+): Promise<T> {
   const deadline = Date.now() + ms
   let value = await read()
   while (!done(value) && Date.now() < deadline) {
@@ -123,12 +162,26 @@ test.describe('the contact form during a CMS outage', () => {
     await service?.stop()
   })
 
-  test('sends the form while the backend is down, shows success, and the message is in the backend once after it recovers', async ({ browser }) => {
+  test('sends the form while the backend is down, shows success, and the message is in the backend once after it recovers', async ({
+    browser,
+  }) => {
     const run = `${process.pid}-${Date.now()}`
-    const island = { name: 'Ani Sargsyan', email: 'ani.outage@example.com', comments: `Outage island ${run}` }
-    const plain = { name: 'Aram Petrosyan', email: 'aram.outage@example.com', comments: `Outage plain form ${run}` }
+    const island = {
+      name: 'Ani Sargsyan',
+      email: 'ani.outage@example.com',
+      comments: `Outage island ${run}`,
+    }
+    const plain = {
+      name: 'Aram Petrosyan',
+      email: 'aram.outage@example.com',
+      comments: `Outage plain form ${run}`,
+    }
 
-    const context = await browser.newContext({ baseURL: site!.origin, serviceWorkers: 'block', extraHTTPHeaders: { 'CF-Connecting-IP': `outage-${run}` } })
+    const context = await browser.newContext({
+      baseURL: site!.origin,
+      serviceWorkers: 'block',
+      extraHTTPHeaders: { 'CF-Connecting-IP': `outage-${run}` },
+    })
     const page = await context.newPage()
     // The page is cached while the backend is up; then the backend goes down.
     await gotoAndHydrate(page, '/en/contact-us')
@@ -139,7 +192,10 @@ test.describe('the contact form during a CMS outage', () => {
     await field(page, labels.email).fill(island.email)
     await field(page, labels.message).fill(island.comments)
     const [answer] = await Promise.all([
-      page.waitForResponse((response) => response.url().endsWith('/api/contact') && response.request().method() === 'POST'),
+      page.waitForResponse(
+        (response) =>
+          response.url().endsWith('/api/contact') && response.request().method() === 'POST'
+      ),
       page.getByRole('button', { name: sendText }).click(),
     ])
     expect(answer.status()).toBe(200)
@@ -147,7 +203,11 @@ test.describe('the contact form during a CMS outage', () => {
     await expect(field(page, labels.message)).toHaveValue('')
 
     // The plain form, JavaScript off, during the same outage.
-    const noJs = await browser.newContext({ baseURL: site!.origin, javaScriptEnabled: false, extraHTTPHeaders: { 'CF-Connecting-IP': `outage-plain-${run}` } })
+    const noJs = await browser.newContext({
+      baseURL: site!.origin,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'CF-Connecting-IP': `outage-plain-${run}` },
+    })
     const plainPage = await noJs.newPage()
     await plainPage.goto('/en/contact-us')
     await field(plainPage, labels.name).fill(plain.name)
@@ -155,14 +215,20 @@ test.describe('the contact form during a CMS outage', () => {
     await field(plainPage, labels.message).fill(plain.comments)
     await plainPage.getByRole('button', { name: sendText }).click()
     await expect(plainPage).toHaveURL('/en/contact-us?sent=1')
-    await expect(plainPage.getByRole('status').filter({ hasText: en.contact.success })).toBeVisible()
+    await expect(
+      plainPage.getByRole('status').filter({ hasText: en.contact.success })
+    ).toBeVisible()
 
     expect(proxy!.refused).toBeGreaterThanOrEqual(2)
     expect(await storedMessages(island.comments)).toEqual([])
 
     proxy!.down = false
     for (const message of [island, plain]) {
-      const stored = await waitFor(() => storedMessages(message.comments), (rows) => rows.length > 0, 60_000)
+      const stored = await waitFor(
+        () => storedMessages(message.comments),
+        (rows) => rows.length > 0,
+        60_000
+      )
       expect(stored).toEqual([{ ...message, idempotency_key: expect.any(String) }])
     }
     // Retries still under way by now find the key stored: still one of each.

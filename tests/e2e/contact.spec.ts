@@ -17,7 +17,9 @@ import { ru } from '../../src/shared/i18n/ru'
 import { expect, gotoAndHydrate, test, type Page } from './fixtures'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const seed = JSON.parse(readFileSync(`${root}content-service/seed/contact-us.json`, 'utf8')) as Record<string, string>
+const seed = JSON.parse(
+  readFileSync(`${root}content-service/seed/contact-us.json`, 'utf8')
+) as Record<string, string>
 
 const LANGUAGES = [
   { lng: 'hy', page: '/contact-us', prefix: 'arm_', dictionary: hy, name: 'Անի Սարգսյան' },
@@ -44,7 +46,9 @@ let clients = 0
 /** Gives the page's requests a client address of their own (see the header). */
 async function asNewClient(page: Page): Promise<void> {
   clients += 1
-  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `e2e-${process.pid}-${Date.now()}-${clients}` })
+  await page.setExtraHTTPHeaders({
+    'CF-Connecting-IP': `e2e-${process.pid}-${Date.now()}-${clients}`,
+  })
 }
 
 /** A text no other run sends, to find this test's message in D1. */
@@ -56,14 +60,30 @@ function uniqueComments(lng: string): string {
  * The messages the reference service stored with these comments: `wrangler d1 execute` on the
  * local database the e2e server uses (.wrangler/state, see package.json `e2e:server`).
  */
-async function storedMessages(comments: string): Promise<{ name: string; email: string; comments: string }[]> {
+async function storedMessages(
+  comments: string
+): Promise<{ name: string; email: string; comments: string }[]> {
   const sql = `SELECT name, email, comments FROM messages WHERE comments = '${comments.replaceAll("'", "''")}'`
   const { stdout } = await promisify(execFile)(
     `${root}node_modules/.bin/wrangler`,
-    ['d1', 'execute', 'CONTENT_DB', '-c', 'content-service/wrangler.toml', '--local', '--persist-to', '.wrangler/state', '--json', '--command', sql],
-    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+    [
+      'd1',
+      'execute',
+      'CONTENT_DB',
+      '-c',
+      'content-service/wrangler.toml',
+      '--local',
+      '--persist-to',
+      '.wrangler/state',
+      '--json',
+      '--command',
+      sql,
+    ],
+    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } }
   )
-  const [result] = JSON.parse(stdout) as { results: { name: string; email: string; comments: string }[] }[]
+  const [result] = JSON.parse(stdout) as {
+    results: { name: string; email: string; comments: string }[]
+  }[]
   return result?.results ?? []
 }
 
@@ -115,7 +135,9 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       expect(posts).toBe(0)
     })
 
-    test('sends once, shows the sending state, clears the form and toasts success; the backend stored it', async ({ page }) => {
+    test('sends once, shows the sending state, clears the form and toasts success; the backend stored it', async ({
+      page,
+    }) => {
       const comments = uniqueComments(lng)
       let release: () => void = () => {}
       const held = new Promise<void>((resolve) => (release = resolve))
@@ -144,13 +166,21 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       await expect(field(page, labels.email)).toHaveValue('')
       await expect(field(page, labels.message)).toHaveValue('')
       expect(bodies).toEqual([{ name, email: 'visitor@example.com', comments, website: '' }])
-      if (canReadD1) expect(await storedMessages(comments)).toEqual([{ name, email: 'visitor@example.com', comments }])
+      if (canReadD1)
+        expect(await storedMessages(comments)).toEqual([
+          { name, email: 'visitor@example.com', comments },
+        ])
     })
 
-    test('keeps the input and toasts the backend’s message, or the generic error without one', async ({ page, pageProblems }) => {
+    test('keeps the input and toasts the backend’s message, or the generic error without one', async ({
+      page,
+      pageProblems,
+    }) => {
       pageProblems.allow('/api/contact', 502)
       const answers = [{ ok: false, message: 'Mailbox is full' }, { ok: false }]
-      await page.route('**/api/contact', (route) => route.fulfill({ status: 502, json: answers.shift() }))
+      await page.route('**/api/contact', (route) =>
+        route.fulfill({ status: 502, json: answers.shift() })
+      )
 
       await field(page, labels.name).fill(name)
       await field(page, labels.email).fill('visitor@example.com')
@@ -172,7 +202,10 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       await asNewClient(noJsPage)
     })
 
-    test('answers invalid input with the form again, input kept and messages beside each field', async ({ noJsPage, pageProblems }) => {
+    test('answers invalid input with the form again, input kept and messages beside each field', async ({
+      noJsPage,
+      pageProblems,
+    }) => {
       pageProblems.allow(path, 422)
       await noJsPage.goto(path)
       await field(noJsPage, labels.name).fill('A')
@@ -187,11 +220,17 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       await expect(field(noJsPage, labels.name)).toHaveValue('A')
       await expect(field(noJsPage, labels.message)).toHaveValue('Hello there')
       await expect(field(noJsPage, labels.name)).toHaveAccessibleDescription(t.contact.nameTooShort)
-      await expect(field(noJsPage, labels.email)).toHaveAccessibleDescription(t.contact.requiredEmail)
-      await expect(noJsPage.getByRole('alert').filter({ hasText: t.contact.fillAllFields })).toBeVisible()
+      await expect(field(noJsPage, labels.email)).toHaveAccessibleDescription(
+        t.contact.requiredEmail
+      )
+      await expect(
+        noJsPage.getByRole('alert').filter({ hasText: t.contact.fillAllFields })
+      ).toBeVisible()
     })
 
-    test('sends, redirects to the page with a success notice, and the backend stored it', async ({ noJsPage }) => {
+    test('sends, redirects to the page with a success notice, and the backend stored it', async ({
+      noJsPage,
+    }) => {
       const comments = uniqueComments(lng)
       await noJsPage.goto(path)
       await field(noJsPage, labels.name).fill(` ${name}  `)
@@ -200,8 +239,13 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       await noJsPage.getByRole('button', { name: sendText }).click()
 
       await expect(noJsPage).toHaveURL(`${path}?sent=1`)
-      await expect(noJsPage.getByRole('status').filter({ hasText: t.contact.success })).toBeVisible()
-      if (canReadD1) expect(await storedMessages(comments)).toEqual([{ name, email: 'no-js@example.com', comments }])
+      await expect(
+        noJsPage.getByRole('status').filter({ hasText: t.contact.success })
+      ).toBeVisible()
+      if (canReadD1)
+        expect(await storedMessages(comments)).toEqual([
+          { name, email: 'no-js@example.com', comments },
+        ])
     })
   })
 }
@@ -210,16 +254,23 @@ test.describe('contact page weight', () => {
   test('ships at most 95 KB of gzipped JavaScript, the form island included', async ({ page }) => {
     const scripts = new Map<string, Promise<Buffer>>()
     page.on('response', (response) => {
-      if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) scripts.set(response.url(), response.body())
+      if (response.request().resourceType() === 'script' || response.url().endsWith('.js'))
+        scripts.set(response.url(), response.body())
     })
     await gotoAndHydrate(page, '/en/contact-us')
     await page.waitForLoadState('networkidle')
 
-    const sizes = await Promise.all([...scripts].map(async ([url, body]) => [new URL(url).pathname, gzipSync(await body).length] as const))
+    const sizes = await Promise.all(
+      [...scripts].map(
+        async ([url, body]) => [new URL(url).pathname, gzipSync(await body).length] as const
+      )
+    )
     const total = sizes.reduce((sum, [, size]) => sum + size, 0)
-    test.info().annotations.push({ type: 'contact page JS (gzip)', description: sizes.map(([file, size]) => `${file} ${(size / 1024).toFixed(1)} KB`).join(', ') })
+    test.info().annotations.push({
+      type: 'contact page JS (gzip)',
+      description: sizes.map(([file, size]) => `${file} ${(size / 1024).toFixed(1)} KB`).join(', '),
+    })
     expect(sizes.some(([file]) => file.includes('/contact-form-'))).toBe(true)
     expect(total / 1024).toBeLessThanOrEqual(95)
   })
 })
-

@@ -33,14 +33,23 @@ const PHONE = { width: 412, height: 823 }
 type Load = { layoutStyleCpuMs: number; fontLookups: number }
 
 async function firstLoad(browser: Browser, url: string): Promise<Load> {
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 })
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 1.75,
+  })
   try {
     const page = await context.newPage()
-    await page.route(`**${FLOOR_PAGE_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_PAGE_HTML }))
+    await page.route(`**${FLOOR_PAGE_PATH}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_PAGE_HTML })
+    )
     await browser.startTracing(page, { categories: FIRST_LOAD_TRACE_CATEGORIES })
     await page.goto(url, { waitUntil: 'networkidle', timeout: 60_000 })
     await page.waitForFunction(() => document.fonts.status === 'loaded', null, { timeout: 30_000 })
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: unknown[] }
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+      traceEvents: unknown[]
+    }
     return firstLoadWork(trace.traceEvents, url)
   } finally {
     await context.close()
@@ -52,14 +61,20 @@ async function leastOf(browser: Browser, url: string): Promise<Load> {
   const loads: Load[] = []
   for (let load = 0; load < LOADS; load++) loads.push(await firstLoad(browser, url))
   const least = (values: number[]) => Math.min(...values.filter((value) => !Number.isNaN(value)))
-  return { layoutStyleCpuMs: least(loads.map((load) => load.layoutStyleCpuMs)), fontLookups: least(loads.map((load) => load.fontLookups)) }
+  return {
+    layoutStyleCpuMs: least(loads.map((load) => load.layoutStyleCpuMs)),
+    fontLookups: least(loads.map((load) => load.fontLookups)),
+  }
 }
 
 test.describe('first load', () => {
   test.skip(({ browserName }) => browserName !== 'chromium', "Chromium's own counters and trace")
 
   for (const address of PAGE_ADDRESSES) {
-    test(`${address} lays out at first load within ${LAYOUT_RATIO_BOUND}x a plain page's CPU time, with at most ${FONT_LOOKUP_BOUND} font lookups`, async ({ browser, baseURL }) => {
+    test(`${address} lays out at first load within ${LAYOUT_RATIO_BOUND}x a plain page's CPU time, with at most ${FONT_LOOKUP_BOUND} font lookups`, async ({
+      browser,
+      baseURL,
+    }) => {
       // Each load gets a fresh context (nothing cached): 2 x LOADS loads.
       test.setTimeout(120_000)
       const floor = await leastOf(browser, new URL(FLOOR_PAGE_PATH, baseURL).href)
@@ -67,8 +82,13 @@ test.describe('first load', () => {
       const ratio = site.layoutStyleCpuMs / floor.layoutStyleCpuMs
       const figures = `layout+style CPU ${site.layoutStyleCpuMs.toFixed(1)} ms against the plain page's ${floor.layoutStyleCpuMs.toFixed(1)} ms (${ratio.toFixed(1)}x); font lookups ${site.fontLookups}, plain page ${floor.fontLookups}`
       test.info().annotations.push({ type: 'first load', description: figures })
-      expect(site.fontLookups, `synchronous font lookups at first load: ${figures}`).toBeLessThanOrEqual(FONT_LOOKUP_BOUND)
-      expect(ratio, `layout+style CPU time over the plain page's: ${figures}`).toBeLessThanOrEqual(LAYOUT_RATIO_BOUND)
+      expect(
+        site.fontLookups,
+        `synchronous font lookups at first load: ${figures}`
+      ).toBeLessThanOrEqual(FONT_LOOKUP_BOUND)
+      expect(ratio, `layout+style CPU time over the plain page's: ${figures}`).toBeLessThanOrEqual(
+        LAYOUT_RATIO_BOUND
+      )
     })
   }
 })

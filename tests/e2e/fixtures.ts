@@ -65,7 +65,9 @@ export class PageProblems extends ProblemLog {
       const error = webError.error()
       this.pageError(error.stack ?? error.message)
     })
-    context.on('response', (response) => this.response(response.request().method(), response.url(), response.status()))
+    context.on('response', (response) =>
+      this.response(response.request().method(), response.url(), response.status())
+    )
     context.on('requestfailed', (request) => {
       const failure = request.failure()?.errorText ?? 'unknown error'
       this.requestFailed(request.method(), request.url(), failure, isAborted(failure))
@@ -92,7 +94,10 @@ export const test = base.extend<Fixtures>({
     await use(page)
   },
 
-  noJsPage: async ({ browser, baseURL, viewport, isMobile, hasTouch, locale, pageProblems }, use) => {
+  noJsPage: async (
+    { browser, baseURL, viewport, isMobile, hasTouch, locale, pageProblems },
+    use
+  ) => {
     const context = await browser.newContext({
       baseURL,
       viewport,

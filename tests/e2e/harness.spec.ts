@@ -9,7 +9,7 @@ import { expect, gotoAndHydrate, phone, screenshot, test, viewports } from './fi
 /** Serves `html` at `path` on the site's origin, without reaching the server. */
 async function serve(page: import('./fixtures').Page, path: string, html: string, status = 200) {
   await page.route(`**${path}`, (route) =>
-    route.fulfill({ status, contentType: 'text/html; charset=utf-8', body: html }),
+    route.fulfill({ status, contentType: 'text/html; charset=utf-8', body: html })
   )
 }
 
@@ -26,15 +26,22 @@ test.describe('the harness', () => {
     await context.close()
   })
 
-  test('collects console errors, page errors and failed same-origin requests', async ({ page, pageProblems }) => {
-    await page.route('**/__harness/missing.png', (route) => route.fulfill({ status: 404, body: '' }))
-    await page.route('**/__harness/expected.png', (route) => route.fulfill({ status: 404, body: '' }))
+  test('collects console errors, page errors and failed same-origin requests', async ({
+    page,
+    pageProblems,
+  }) => {
+    await page.route('**/__harness/missing.png', (route) =>
+      route.fulfill({ status: 404, body: '' })
+    )
+    await page.route('**/__harness/expected.png', (route) =>
+      route.fulfill({ status: 404, body: '' })
+    )
     await serve(
       page,
       '/__harness/problems',
       `<!doctype html><title>problems</title>
        <img src="/__harness/missing.png"><img src="/__harness/expected.png">
-       <script>console.error('boom'); setTimeout(() => { throw new Error('uncaught') })</script>`,
+       <script>console.error('boom'); setTimeout(() => { throw new Error('uncaught') })</script>`
     )
     pageProblems.allow('/__harness/expected.png', 404)
     const uncaught = page.waitForEvent('pageerror')
@@ -45,21 +52,34 @@ test.describe('the harness', () => {
     expect(problems).toHaveLength(3)
     expect(problems).toContainEqual(expect.stringMatching(/^console error: boom/))
     expect(problems).toContainEqual(expect.stringMatching(/^page error: Error: uncaught/))
-    expect(problems).toContainEqual(expect.stringMatching(/^HTTP 404: GET .*\/__harness\/missing\.png$/))
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^HTTP 404: GET .*\/__harness\/missing\.png$/)
+    )
   })
 
-  test('fails a test whose page logged an error (an expected failure, shown as ✘)', async ({ page }) => {
-    test.fail(true, 'the page fixture must turn a console error into a failure at the end of the test')
-    await serve(page, '/__harness/console-error', `<!doctype html><script>console.error('boom')</script>`)
+  test('fails a test whose page logged an error (an expected failure, shown as ✘)', async ({
+    page,
+  }) => {
+    test.fail(
+      true,
+      'the page fixture must turn a console error into a failure at the end of the test'
+    )
+    await serve(
+      page,
+      '/__harness/console-error',
+      `<!doctype html><script>console.error('boom')</script>`
+    )
     await page.goto('/__harness/console-error')
   })
 
-  test('waits in gotoAndHydrate for data-client-loaded when the page has islands', async ({ page }) => {
+  test('waits in gotoAndHydrate for data-client-loaded when the page has islands', async ({
+    page,
+  }) => {
     await serve(
       page,
       '/__harness/islands',
       `<!doctype html><div data-island="demo"></div>
-       <script>setTimeout(() => { document.documentElement.dataset.clientLoaded = 'true' }, 700)</script>`,
+       <script>setTimeout(() => { document.documentElement.dataset.clientLoaded = 'true' }, 700)</script>`
     )
     const response = await gotoAndHydrate(page, '/__harness/islands')
     expect(response.status()).toBe(200)
@@ -77,7 +97,7 @@ test.describe('the harness', () => {
     await serve(
       noJsPage,
       '/__harness/no-js',
-      `<!doctype html><title>no js</title><script>document.title = 'js ran'</script><noscript><p>no script</p></noscript>`,
+      `<!doctype html><title>no js</title><script>document.title = 'js ran'</script><noscript><p>no script</p></noscript>`
     )
     await noJsPage.goto('/__harness/no-js')
     await expect(noJsPage).toHaveTitle('no js')
@@ -85,7 +105,11 @@ test.describe('the harness', () => {
   })
 
   test('opens pages at the desktop size by default', async ({ page }) => {
-    await serve(page, '/__harness/size', `<!doctype html><meta name="viewport" content="width=device-width">`)
+    await serve(
+      page,
+      '/__harness/size',
+      `<!doctype html><meta name="viewport" content="width=device-width">`
+    )
     await page.goto('/__harness/size')
     expect(await page.evaluate(() => [innerWidth, innerHeight])).toEqual([
       viewports.desktop.width,
@@ -97,19 +121,28 @@ test.describe('the harness', () => {
     test.use(phone)
 
     test('opens pages at 375x812 with touch', async ({ page }) => {
-      await serve(page, '/__harness/size', `<!doctype html><meta name="viewport" content="width=device-width">`)
+      await serve(
+        page,
+        '/__harness/size',
+        `<!doctype html><meta name="viewport" content="width=device-width">`
+      )
       await page.goto('/__harness/size')
-      expect(await page.evaluate(() => [innerWidth, innerHeight])).toEqual([viewports.phone.width, viewports.phone.height])
+      expect(await page.evaluate(() => [innerWidth, innerHeight])).toEqual([
+        viewports.phone.width,
+        viewports.phone.height,
+      ])
       expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true)
     })
   })
 
-  test('writes screenshots of Armenian and Cyrillic text to tests/e2e/screenshots', async ({ page }) => {
+  test('writes screenshots of Armenian and Cyrillic text to tests/e2e/screenshots', async ({
+    page,
+  }) => {
     await serve(
       page,
       '/__harness/scripts',
       `<!doctype html><html lang="hy"><meta charset="utf-8"><body style="font: 40px sans-serif">
-       <p>Բարև</p><p lang="ru">Привет</p><p lang="en">Hello</p></body></html>`,
+       <p>Բարև</p><p lang="ru">Привет</p><p lang="en">Hello</p></body></html>`
     )
     await page.goto('/__harness/scripts')
     const file = await screenshot(page, 'harness-scripts')

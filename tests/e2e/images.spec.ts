@@ -16,17 +16,29 @@ import path from 'node:path'
 import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
 import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
 import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
-import { expect, gotoAndHydrate, IMAGE_SCREENS, IMAGE_WAIT_MS, screenshot, test, type Page } from './fixtures'
+import {
+  expect,
+  gotoAndHydrate,
+  IMAGE_SCREENS,
+  IMAGE_WAIT_MS,
+  screenshot,
+  test,
+  type Page,
+} from './fixtures'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-
 
 /** Scrolls `page` through and fails naming every image in view that did not load. */
 async function expectNoBrokenImage(page: Page) {
   const { images } = await scrollThroughImages(page, { stepTimeoutMs: IMAGE_WAIT_MS + 15_000 })
   expect(images.length).toBeGreaterThan(0)
-  const broken = images.filter((image) => image.naturalWidth === 0).map((image) => `${image.className || 'img'}: ${image.src}`)
+  const broken = images
+    .filter((image) => image.naturalWidth === 0)
+    .map((image) => `${image.className || 'img'}: ${image.src}`)
   expect(broken).toEqual([])
-  const elsewhere = images.filter((image) => !new URL(image.src).pathname.startsWith('/_image') && !image.src.endsWith('/logo.png'))
+  const elsewhere = images.filter(
+    (image) =>
+      !new URL(image.src).pathname.startsWith('/_image') && !image.src.endsWith('/logo.png')
+  )
   expect(elsewhere.map((image) => image.src)).toEqual([])
 }
 
@@ -53,7 +65,11 @@ test.describe('camera uploads', () => {
     backend = await startCameraBackend({ port: 0 })
     site = await startSite({
       // No page cache: each visit renders, with the placeholders computed since the last one.
-      vars: { API_HOST: backend.origin, PAGE_CACHE_TTL: '0', IMAGE_TRANSFORM_TIMEOUT_MS: String(IMAGE_WAIT_MS) },
+      vars: {
+        API_HOST: backend.origin,
+        PAGE_CACHE_TTL: '0',
+        IMAGE_TRANSFORM_TIMEOUT_MS: String(IMAGE_WAIT_MS),
+      },
       persistTo: path.join(ROOT, '.wrangler/state-e2e-camera'),
       logFile: serverLogFile('browser-tests-camera'),
     })
@@ -65,12 +81,19 @@ test.describe('camera uploads', () => {
   })
 
   for (const address of ONE_PAGE_OF_EACH_KIND) {
-    test(`${address} shows every image it scrolls past, at 375 px (DPR 2) and 1280 px`, async ({ browser }) => {
+    test(`${address} shows every image it scrolls past, at 375 px (DPR 2) and 1280 px`, async ({
+      browser,
+    }) => {
       for (const [, device] of IMAGE_SCREENS) {
-        const context = await browser.newContext({ ...device, baseURL: site!.origin, serviceWorkers: 'block' })
+        const context = await browser.newContext({
+          ...device,
+          baseURL: site!.origin,
+          serviceWorkers: 'block',
+        })
         const failures: string[] = []
         context.on('response', (response) => {
-          if (response.status() >= 400 && response.url().startsWith(site!.origin)) failures.push(`HTTP ${response.status()}: ${response.url()}`)
+          if (response.status() >= 400 && response.url().startsWith(site!.origin))
+            failures.push(`HTTP ${response.status()}: ${response.url()}`)
         })
         const page = await context.newPage()
         await gotoAndHydrate(page, address)
@@ -81,15 +104,29 @@ test.describe('camera uploads', () => {
     })
   }
 
-  test('/en/about paints each photo with its placeholder while the photos are still on their way', async ({ browser }) => {
-    const context = await browser.newContext({ ...IMAGE_SCREENS[0][1], baseURL: site!.origin, serviceWorkers: 'block' })
+  test('/en/about paints each photo with its placeholder while the photos are still on their way', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      ...IMAGE_SCREENS[0][1],
+      baseURL: site!.origin,
+      serviceWorkers: 'block',
+    })
     const page = await context.newPage()
     await page.route('**/_image?**', (route) => route.abort())
-    const photos = page.locator('img.page-banner__image, img.wide-banner__image, img.quote-card__image, img.mission-card__image')
+    const photos = page.locator(
+      'img.page-banner__image, img.wide-banner__image, img.quote-card__image, img.mission-card__image'
+    )
     const previews = async () => {
       await page.goto('/en/about', { waitUntil: 'domcontentloaded' })
-      const backgrounds = await photos.evaluateAll((images) => images.map((image) => getComputedStyle(image).backgroundImage))
-      return backgrounds.filter((background) => /^url\("data:image\/webp;base64,[A-Za-z0-9+/]+=*"\)$/.test(background)).length / backgrounds.length
+      const backgrounds = await photos.evaluateAll((images) =>
+        images.map((image) => getComputedStyle(image).backgroundImage)
+      )
+      return (
+        backgrounds.filter((background) =>
+          /^url\("data:image\/webp;base64,[A-Za-z0-9+/]+=*"\)$/.test(background)
+        ).length / backgrounds.length
+      )
     }
     // Visits compute the missing ones in the background (a dozen a visit); the visit above did some.
     await expect.poll(previews, { timeout: 120_000, intervals: [2_000] }).toBe(1)

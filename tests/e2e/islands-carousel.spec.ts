@@ -55,13 +55,19 @@ async function blur(page: Page): Promise<void> {
 async function geometry(page: Page) {
   return page.evaluate(() => {
     const carousel = document.querySelector('.carousel')!.getBoundingClientRect()
-    const slides = [...document.querySelectorAll('.carousel__slide')].map((slide) => slide.getBoundingClientRect())
-    const shown = slides.filter((slide) => slide.left >= carousel.left - 1 && slide.right <= carousel.right + 1)
+    const slides = [...document.querySelectorAll('.carousel__slide')].map((slide) =>
+      slide.getBoundingClientRect()
+    )
+    const shown = slides.filter(
+      (slide) => slide.left >= carousel.left - 1 && slide.right <= carousel.right + 1
+    )
     const first = shown.sort((a, b) => a.left - b.left)[0]!
     const round = (value: number) => Math.round(value * 10) / 10
     return {
       carousel: [carousel.height, carousel.width].map(round),
-      first: [first.left - carousel.left, first.top - carousel.top, first.width, first.height].map(round),
+      first: [first.left - carousel.left, first.top - carousel.top, first.width, first.height].map(
+        round
+      ),
       shown: shown.length,
     }
   })
@@ -71,19 +77,31 @@ for (const { width, perView, arrows } of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } })
 
-    test(`initialises Swiper with ${perView} slide(s) per view and arrows ${arrows ? 'shown' : 'hidden'}`, async ({ page }) => {
+    test(`initialises Swiper with ${perView} slide(s) per view and arrows ${arrows ? 'shown' : 'hidden'}`, async ({
+      page,
+    }) => {
       await openCarousel(page, '/en')
       const carousel = page.locator('.carousel')
 
       await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
-      expect(await carousel.evaluate((element) => (element as unknown as { swiper: { params: { slidesPerView: number } } }).swiper.params.slidesPerView)).toBe(perView)
+      expect(
+        await carousel.evaluate(
+          (element) =>
+            (element as unknown as { swiper: { params: { slidesPerView: number } } }).swiper.params
+              .slidesPerView
+        )
+      ).toBe(perView)
       expect((await geometry(page)).shown).toBe(perView)
       for (const name of [en.ui.previousSlide, en.ui.nextSlide]) {
         await expect(carousel.getByRole('button', { name })).toBeVisible({ visible: arrows })
       }
     })
 
-    test('takes over the server-rendered list without moving it', async ({ page, noJsPage, pageProblems }) => {
+    test('takes over the server-rendered list without moving it', async ({
+      page,
+      noJsPage,
+      pageProblems,
+    }) => {
       pageProblems.allow(/\/assets\/.+\.js$/) // the entry's module preload, refused with JavaScript off
       await noJsPage.goto('/en')
       await noJsPage.locator('.carousel').scrollIntoViewIfNeeded()
@@ -109,7 +127,9 @@ for (const width of [1024, 1280, 1920]) {
           return { top, bottom, middle: (top + bottom) / 2 }
         }
         const carousel = document.querySelector('.carousel')!.getBoundingClientRect()
-        const shown = [...document.querySelectorAll('.carousel__slide')].find((slide) => slide.getBoundingClientRect().left >= carousel.left - 1)!
+        const shown = [...document.querySelectorAll('.carousel__slide')].find(
+          (slide) => slide.getBoundingClientRect().left >= carousel.left - 1
+        )!
         return {
           picture: box(shown.querySelector('.enterprise-card__image')!),
           text: box(shown.querySelector('.enterprise-card__body')!),
@@ -149,7 +169,13 @@ test('autoplays every 5 s, and its button pauses and resumes it', async ({ page 
   await openCarousel(page, '/en')
   const carousel = page.locator('.carousel')
   await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
-  expect(await carousel.evaluate((element) => (element as unknown as { swiper: { params: { autoplay: { delay: number } } } }).swiper.params.autoplay.delay)).toBe(5000)
+  expect(
+    await carousel.evaluate(
+      (element) =>
+        (element as unknown as { swiper: { params: { autoplay: { delay: number } } } }).swiper
+          .params.autoplay.delay
+    )
+  ).toBe(5000)
 
   const start = await settledSlide(page)
   // A deadline, not the autoplay's pace: a busy machine may draw the 5-s step late.
@@ -180,11 +206,20 @@ test.describe('when the visitor prefers reduced motion', () => {
     const start = await settledSlide(page)
     await page.waitForTimeout(6_000)
     expect(await settledSlide(page)).toBe(start)
-    expect(await carousel.evaluate((element) => (element as unknown as { swiper: { autoplay: { running: boolean } } }).swiper.autoplay.running)).toBe(false)
+    expect(
+      await carousel.evaluate(
+        (element) =>
+          (element as unknown as { swiper: { autoplay: { running: boolean } } }).swiper.autoplay
+            .running
+      )
+    ).toBe(false)
   })
 })
 
-test('is a plain scrollable list of every slide without JavaScript', async ({ noJsPage, pageProblems }) => {
+test('is a plain scrollable list of every slide without JavaScript', async ({
+  noJsPage,
+  pageProblems,
+}) => {
   pageProblems.allow(/\/assets\/.+\.js$/)
   await noJsPage.goto('/ru')
   const track = noJsPage.locator('.carousel__track')
@@ -193,6 +228,8 @@ test('is a plain scrollable list of every slide without JavaScript', async ({ no
   await expect(noJsPage.locator('.carousel__controls')).toBeHidden()
   expect(await track.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
   await track.scrollIntoViewIfNeeded()
-  await track.evaluate((element) => element.scrollTo({ left: element.scrollWidth, behavior: 'instant' }))
+  await track.evaluate((element) =>
+    element.scrollTo({ left: element.scrollWidth, behavior: 'instant' })
+  )
   await expect(track.locator('.carousel__slide').last()).toBeInViewport({ ratio: 0.99 })
 })

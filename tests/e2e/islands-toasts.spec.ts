@@ -32,9 +32,16 @@ const CLOCK_START = new Date('2026-11-26T09:00:00Z').getTime()
  * `holdClock`, the page's clock stands still from just before the message is sent: only
  * page.clock.runFor() moves it on.
  */
-async function raiseToast(page: Page, path: string, status = 200, { holdClock = false } = {}): Promise<void> {
+async function raiseToast(
+  page: Page,
+  path: string,
+  status = 200,
+  { holdClock = false } = {}
+): Promise<void> {
   if (holdClock) await page.clock.install({ time: CLOCK_START })
-  await page.route('**/api/contact', (route) => route.fulfill({ status, json: status === 200 ? { ok: true } : {} }))
+  await page.route('**/api/contact', (route) =>
+    route.fulfill({ status, json: status === 200 ? { ok: true } : {} })
+  )
   await gotoAndHydrate(page, path)
   await page.locator('#contact-name').fill('Anna')
   await page.locator('#contact-email').fill('anna@example.com')
@@ -51,7 +58,9 @@ function toasts(page: Page, t: Dictionary) {
 
 for (const { lng, path, t } of LANGUAGES) {
   test.describe(`in ${lng}`, () => {
-    test('shows the success toast top right, announces it, and closes it with its close button', async ({ page }) => {
+    test('shows the success toast top right, announces it, and closes it with its close button', async ({
+      page,
+    }) => {
       await raiseToast(page, path)
       const toast = toasts(page, t)
 
@@ -60,10 +69,12 @@ for (const { lng, path, t } of LANGUAGES) {
       await expect(page.getByRole('status').filter({ hasText: t.contact.success })).toHaveCount(1)
       // 1rem from the top and right edges, once it has slid in.
       const viewport = page.viewportSize()!
-      await expect.poll(async () => {
-        const box = (await toast.boundingBox())!
-        return [Math.round(viewport.width - (box.x + box.width)), Math.round(box.y)]
-      }).toEqual([16, 16])
+      await expect
+        .poll(async () => {
+          const box = (await toast.boundingBox())!
+          return [Math.round(viewport.width - (box.x + box.width)), Math.round(box.y)]
+        })
+        .toEqual([16, 16])
 
       await toast.getByRole('button', { name: t.ui.close }).click()
       await expect(toast).toHaveCount(0)
@@ -115,7 +126,9 @@ test('pauses while the window has no focus', async ({ page }) => {
   await expect(toast).toHaveCount(0)
 })
 
-test('focuses the newest toast on Alt+T, pausing it, and Escape gives focus back and resumes it', async ({ page }) => {
+test('focuses the newest toast on Alt+T, pausing it, and Escape gives focus back and resumes it', async ({
+  page,
+}) => {
   await raiseToast(page, '/contact-us', 200, { holdClock: true })
   const toast = toasts(page, hy)
   const name = page.locator('#contact-name')
@@ -133,7 +146,9 @@ test('focuses the newest toast on Alt+T, pausing it, and Escape gives focus back
   await expect(toast).toHaveCount(0)
 })
 
-test('dismisses a toast dragged over 80 % of its width, and lets one dragged less spring back', async ({ page }) => {
+test('dismisses a toast dragged over 80 % of its width, and lets one dragged less spring back', async ({
+  page,
+}) => {
   await raiseToast(page, '/en/contact-us')
   const toast = toasts(page, en)
   await expect(toast).toHaveCount(1)

@@ -31,7 +31,9 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
   test.describe(`in ${lng}`, () => {
     test.describe('the language dropdown', () => {
       for (const target of LANGUAGES.filter((other) => other.lng !== lng)) {
-        test(`switches to ${target.lng} keeping path, query and hash, replacing the history entry and storing the choice`, async ({ page }) => {
+        test(`switches to ${target.lng} keeping path, query and hash, replacing the history entry and storing the choice`, async ({
+          page,
+        }) => {
           await gotoAndHydrate(page, `${prefix}/about?ref=e2e#mission`)
           const entries = await page.evaluate(() => history.length)
           const button = page.getByRole('button', { name: `${t.ui.language}: ${name}` })
@@ -44,7 +46,9 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
           await expect(page).toHaveURL(`${localized(target.prefix, '/about')}?ref=e2e#mission`)
           await expect(page.locator('html')).toHaveAttribute('lang', target.lng)
           expect(await page.evaluate(() => history.length)).toBe(entries)
-          expect(await page.evaluate(() => localStorage.getItem('selectedLanguage'))).toBe(target.lng)
+          expect(await page.evaluate(() => localStorage.getItem('selectedLanguage'))).toBe(
+            target.lng
+          )
         })
       }
 
@@ -58,14 +62,18 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
 
         await expect(button).toHaveAttribute('aria-expanded', 'false')
         await expect(button).toBeFocused()
-        await expect(page.locator('.lang-dropdown').getByRole('link', { name: LANGUAGES[0].name })).toBeHidden()
+        await expect(
+          page.locator('.lang-dropdown').getByRole('link', { name: LANGUAGES[0].name })
+        ).toBeHidden()
       })
     })
 
     test.describe('on a phone', () => {
       test.use(phone)
 
-      test('opens and closes the menu with the collapse button, and closes it on Escape', async ({ page }) => {
+      test('opens and closes the menu with the collapse button, and closes it on Escape', async ({
+        page,
+      }) => {
         await gotoAndHydrate(page, localized(prefix, '/about'))
         const toggle = page.getByRole('button', { name: t.ui.menu, exact: true })
         const links = page.locator('#navbar-links')
@@ -94,10 +102,13 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
     test('shows the page links and no collapse button on a desktop', async ({ page }) => {
       await gotoAndHydrate(page, localized(prefix, '/'))
       await expect(page.getByRole('button', { name: t.ui.menu, exact: true })).toBeHidden()
-      for (const link of await page.locator('#navbar-links').getByRole('link').all()) await expect(link).toBeVisible()
+      for (const link of await page.locator('#navbar-links').getByRole('link').all())
+        await expect(link).toBeVisible()
     })
 
-    test('styles the navbar sticky from 50 px of scrolling, moving nothing on the page', async ({ page }) => {
+    test('styles the navbar sticky from 50 px of scrolling, moving nothing on the page', async ({
+      page,
+    }) => {
       await gotoAndHydrate(page, localized(prefix, '/about'))
       const navbar = page.locator('nav.navbar')
       const layout = () =>
@@ -109,7 +120,8 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
       await page.evaluate(() => {
         const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = [])
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value)
+          for (const entry of list.getEntries())
+            shifts.push((entry as unknown as { value: number }).value)
         }).observe({ type: 'layout-shift' })
       })
 
@@ -123,7 +135,9 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
       await scrollTo(page, 0)
       await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
       await page.waitForTimeout(400)
-      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([])
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual(
+        []
+      )
     })
 
     test.describe('the back-to-top button', () => {
@@ -156,7 +170,7 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
               }
               document.querySelector<HTMLButtonElement>('.back-to-top')!.click()
               requestAnimationFrame(watch)
-            }),
+            })
         )
         // Eased from 1500 to the top,
         // still on its way until the last frames before 500 ms, and at the top from 500 ms on.
@@ -167,7 +181,7 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
         expect(halfway).toBeLessThan(start)
         expect(frames.filter(([elapsed]) => elapsed < 400).every(([, y]) => y > 0)).toBe(true)
         expect(frames.filter(([elapsed]) => elapsed >= 500).map(([, y]) => y)).toEqual(
-          frames.filter(([elapsed]) => elapsed >= 500).map(() => 0),
+          frames.filter(([elapsed]) => elapsed >= 500).map(() => 0)
         )
         await expect(button).toBeHidden()
       })
@@ -187,14 +201,18 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
     test.describe('without JavaScript', () => {
       test.use(phone)
 
-      test('shows the page links without a collapse button, and the language links work', async ({ noJsPage, pageProblems }) => {
+      test('shows the page links without a collapse button, and the language links work', async ({
+        noJsPage,
+        pageProblems,
+      }) => {
         // With JavaScript off, Chromium refuses the entry's module preload ('csp'): expected here.
         pageProblems.allow(/\/assets\/.+\.js$/)
         const response = await noJsPage.goto(`${prefix}/about?ref=e2e`)
         expect(response?.status()).toBe(200)
 
         await expect(noJsPage.locator('.navbar__toggle')).toBeHidden()
-        for (const link of await noJsPage.locator('#navbar-links').getByRole('link').all()) await expect(link).toBeVisible()
+        for (const link of await noJsPage.locator('#navbar-links').getByRole('link').all())
+          await expect(link).toBeVisible()
         await expect(noJsPage.locator('.back-to-top')).toBeHidden()
 
         // The dropdown's menu opens on focus without JavaScript; its links are plain links.
@@ -213,26 +231,47 @@ test.describe('hydration', () => {
     test(`on ${path} fetches no script but the entry before the load event`, async ({ page }) => {
       await gotoAndHydrate(page, path)
       const { loadEventEnd, early } = await page.evaluate(() => {
-        const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
+        const [navigation] = performance.getEntriesByType(
+          'navigation'
+        ) as PerformanceNavigationTiming[]
         // What the server's head names: the entry module and its module preloads.
-        const entry = new Set([...document.querySelectorAll<HTMLScriptElement>('head script[src]')].map((script) => script.src))
-        for (const link of document.querySelectorAll<HTMLLinkElement>('head link[rel="modulepreload"]')) entry.add(link.href)
-        const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((resource) => new URL(resource.name).pathname.endsWith('.js'))
+        const entry = new Set(
+          [...document.querySelectorAll<HTMLScriptElement>('head script[src]')].map(
+            (script) => script.src
+          )
+        )
+        for (const link of document.querySelectorAll<HTMLLinkElement>(
+          'head link[rel="modulepreload"]'
+        ))
+          entry.add(link.href)
+        const scripts = (
+          performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+        ).filter((resource) => new URL(resource.name).pathname.endsWith('.js'))
         return {
           loadEventEnd: navigation!.loadEventEnd,
-          early: scripts.filter((resource) => resource.startTime < navigation!.loadEventEnd && !entry.has(resource.name)).map((resource) => resource.name),
+          early: scripts
+            .filter(
+              (resource) =>
+                resource.startTime < navigation!.loadEventEnd && !entry.has(resource.name)
+            )
+            .map((resource) => resource.name),
         }
       })
       expect(loadEventEnd).toBeGreaterThan(0)
       expect(early).toEqual([])
       // And the islands did hydrate, after it.
-      await expect(page.locator('[data-island="language-dropdown"]')).toHaveAttribute('data-hydrated', 'true')
+      await expect(page.locator('[data-island="language-dropdown"]')).toHaveAttribute(
+        'data-hydrated',
+        'true'
+      )
     })
   }
 })
 
 test.describe('the carousel chunk', () => {
-  test('loads with its stylesheet once the visitor scrolls near the carousel, not before', async ({ page }) => {
+  test('loads with its stylesheet once the visitor scrolls near the carousel, not before', async ({
+    page,
+  }) => {
     const requested: string[] = []
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
     await gotoAndHydrate(page, '/en')
@@ -247,7 +286,15 @@ test.describe('the carousel chunk', () => {
     await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
   })
 
-  for (const path of ['/about', '/enterprises', '/contact-us', '/en/about', '/ru/enterprises', '/ru/contact-us', `/en${SAMPLE_PROJECT_KEY}`]) {
+  for (const path of [
+    '/about',
+    '/enterprises',
+    '/contact-us',
+    '/en/about',
+    '/ru/enterprises',
+    '/ru/contact-us',
+    `/en${SAMPLE_PROJECT_KEY}`,
+  ]) {
     test(`stays away from ${path}, which has no carousel`, async ({ page }) => {
       const requested: string[] = []
       page.on('request', (request) => requested.push(new URL(request.url()).pathname))

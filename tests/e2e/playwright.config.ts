@@ -39,14 +39,18 @@ async function firstFreePort(from: number): Promise<number> {
 const externalServer = process.env.E2E_BASE_URL?.replace(/\/+$/, '')
 if (!externalServer) process.env.E2E_PORT ??= String(await firstFreePort(8799))
 const ENGINES = (process.env.E2E_ENGINES || 'chromium').split(',').map((engine) => engine.trim())
-const UNKNOWN = ENGINES.filter((engine) => !['chromium', 'firefox', 'webkit', 'firefox-esr', 'webkitgtk'].includes(engine))
+const UNKNOWN = ENGINES.filter(
+  (engine) => !['chromium', 'firefox', 'webkit', 'firefox-esr', 'webkitgtk'].includes(engine)
+)
 if (UNKNOWN.length > 0) throw new Error(`E2E_ENGINES: unknown engine(s) ${UNKNOWN.join(', ')}`)
 /** The specs every engine runs: they reach the browser only through tests/e2e/engines/visitor.ts. */
 const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
 
 if (ENGINES.includes('chromium') && !process.env.E2E_CHROMIUM) {
   process.env.E2E_CHROMIUM = await chromiumPath()
-  console.log(`browser tests: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`)
+  console.log(
+    `browser tests: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`
+  )
 }
 
 /**
@@ -63,7 +67,9 @@ const baseURL = externalServer ?? `http://127.0.0.1:${process.env.E2E_PORT}`
  * Under `npm test` (scripts/run-tests.mjs) the server's log goes to a file in its log folder, not
  * through Playwright, which would print every request it serves as a `[WebServer]` line.
  */
-const serverLog = process.env.TEST_LOG_DIR ? `${process.env.TEST_LOG_DIR}/browser-tests-wrangler.log` : null
+const serverLog = process.env.TEST_LOG_DIR
+  ? `${process.env.TEST_LOG_DIR}/browser-tests-wrangler.log`
+  : null
 const isCI = Boolean(process.env.CI)
 
 export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'webkitgtk' }>({
@@ -82,9 +88,25 @@ export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'we
   expect: { timeout: 10_000 },
   reporter: [[isCI ? 'line' : 'list'], ['./summary-reporter.ts']],
   projects: ENGINES.map((engine) => {
-    if (engine === 'chromium') return { name: engine, use: { browserName: 'chromium', launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS } } }
-    if (engine === 'firefox' || engine === 'webkit') return { name: engine, testMatch: ENGINE_NEUTRAL, use: { browserName: engine, launchOptions: {} } }
-    return { name: engine, testMatch: ENGINE_NEUTRAL, use: { driver: engine as 'firefox-esr' | 'webkitgtk' } }
+    if (engine === 'chromium')
+      return {
+        name: engine,
+        use: {
+          browserName: 'chromium',
+          launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS },
+        },
+      }
+    if (engine === 'firefox' || engine === 'webkit')
+      return {
+        name: engine,
+        testMatch: ENGINE_NEUTRAL,
+        use: { browserName: engine, launchOptions: {} },
+      }
+    return {
+      name: engine,
+      testMatch: ENGINE_NEUTRAL,
+      use: { driver: engine as 'firefox-esr' | 'webkitgtk' },
+    }
   }),
   use: {
     baseURL,

@@ -17,7 +17,9 @@ import { expect, test } from './fixtures'
 type Seen = { method: string; path: string; purpose: string; body: string }
 
 /** A proxy to the site that records what passes; `seen` lists the requests. */
-async function startRecordingProxy(target: string): Promise<{ origin: string; seen: Seen[]; close: () => Promise<void> }> {
+async function startRecordingProxy(
+  target: string
+): Promise<{ origin: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = []
   const upstream = new URL(target)
   const server = http.createServer((request, response) => {
@@ -25,13 +27,24 @@ async function startRecordingProxy(target: string): Promise<{ origin: string; se
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const body = Buffer.concat(chunks)
-      seen.push({ method: request.method ?? '', path: request.url ?? '', purpose: String(request.headers['sec-purpose'] ?? ''), body: body.toString('utf8') })
+      seen.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        purpose: String(request.headers['sec-purpose'] ?? ''),
+        body: body.toString('utf8'),
+      })
       const forwarded = http.request(
-        { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, host: upstream.host },
+        },
         (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers)
           answer.pipe(response)
-        },
+        }
       )
       forwarded.on('error', () => response.destroy())
       forwarded.end(body)
@@ -51,7 +64,11 @@ async function startRecordingProxy(target: string): Promise<{ origin: string; se
 }
 
 async function launch(): Promise<Browser> {
-  return puppeteer.launch({ executablePath: process.env.E2E_CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  return puppeteer.launch({
+    executablePath: process.env.E2E_CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  })
 }
 
 async function openHome(browser: Browser, origin: string): Promise<Page> {
@@ -84,38 +101,81 @@ test.describe('prerendered pages', () => {
   test('a page prerendered on hover shows at once on click, and only then hydrates and reports vitals relative to its activation', async () => {
     const page = await openHome(browser, proxy.origin)
     await page.hover(CONTACT_LINK)
-    await expect.poll(() => proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')).toBe(true)
+    await expect
+      .poll(() =>
+        proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')
+      )
+      .toBe(true)
     await sleep(1500)
     await page.click(CONTACT_LINK)
     await page.waitForFunction(() => location.pathname === '/en/contact-us')
     await page.waitForSelector('html[data-client-loaded="true"]')
     // The telemetry reporter starts on its own idle callback, which may come after the islands'.
-    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/assets\/(.+\/)?reporter-[\w-]+\.js$/.test(entry.name)), { timeout: 15_000 })
+    await page.waitForFunction(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => /\/assets\/(.+\/)?reporter-[\w-]+\.js$/.test(entry.name)),
+      { timeout: 15_000 }
+    )
 
     const shown = await page.evaluate(async () => {
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { activationStart: number }
+      const navigation = performance.getEntriesByType(
+        'navigation'
+      )[0] as PerformanceNavigationTiming & { activationStart: number }
       const chunks = performance
         .getEntriesByType('resource')
-        .filter((entry) => /\/assets\/(.+\/)?(hydrate|back-to-top|contact-form|language-dropdown|navbar-menu|reporter)-[\w-]+\.(js|css)$/.test(entry.name))
+        .filter((entry) =>
+          /\/assets\/(.+\/)?(hydrate|back-to-top|contact-form|language-dropdown|navbar-menu|reporter)-[\w-]+\.(js|css)$/.test(
+            entry.name
+          )
+        )
         .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime }))
       const lcp = await new Promise<number>((resolve) =>
-        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({ type: 'largest-contentful-paint', buffered: true }),
+        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({
+          type: 'largest-contentful-paint',
+          buffered: true,
+        })
       )
-      return { activationStart: navigation.activationStart, chunks, lcp, hydrated: document.querySelectorAll('[data-hydrated="true"]').length }
+      return {
+        activationStart: navigation.activationStart,
+        chunks,
+        lcp,
+        hydrated: document.querySelectorAll('[data-hydrated="true"]').length,
+      }
     })
     // Prerendered: the document was loaded before the click, and activated by it.
     expect(shown.activationStart).toBeGreaterThan(0)
-    expect(proxy.seen.filter((request) => request.path === '/en/contact-us' && !isPrerender(request))).toEqual([])
+    expect(
+      proxy.seen.filter((request) => request.path === '/en/contact-us' && !isPrerender(request))
+    ).toEqual([])
     // Every island's chunk and stylesheet, the hydration runtime and the telemetry reporter were requested after activation.
-    expect(shown.chunks.map((chunk) => chunk.name)).toEqual(expect.arrayContaining([expect.stringMatching(/contact-form/), expect.stringMatching(/reporter/)]))
-    for (const chunk of shown.chunks) expect(chunk.startTime, chunk.name).toBeGreaterThanOrEqual(shown.activationStart)
+    expect(shown.chunks.map((chunk) => chunk.name)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/contact-form/),
+        expect.stringMatching(/reporter/),
+      ])
+    )
+    for (const chunk of shown.chunks)
+      expect(chunk.startTime, chunk.name).toBeGreaterThanOrEqual(shown.activationStart)
     expect(shown.hydrated).toBeGreaterThan(0)
 
     // Leaving the page sends its vitals: LCP measured from activation, not from the prerender's start.
     await page.goto(`${proxy.origin}/en/about`, { waitUntil: 'load' })
     await expect.poll(() => proxy.seen.some((request) => request.path === '/api/vitals')).toBe(true)
-    const beacons = proxy.seen.filter((request) => request.path === '/api/vitals').map((request) => JSON.parse(request.body) as { page: string; metrics: { name: string; value: number; navigationType: string }[] })
-    const lcp = beacons.filter((beacon) => beacon.page === '/en/contact-us').flatMap((beacon) => beacon.metrics).find((metric) => metric.name === 'LCP')
+    const beacons = proxy.seen
+      .filter((request) => request.path === '/api/vitals')
+      .map(
+        (request) =>
+          JSON.parse(request.body) as {
+            page: string
+            metrics: { name: string; value: number; navigationType: string }[]
+          }
+      )
+    const lcp = beacons
+      .filter((beacon) => beacon.page === '/en/contact-us')
+      .flatMap((beacon) => beacon.metrics)
+      .find((metric) => metric.name === 'LCP')
     expect(lcp).toMatchObject({ navigationType: 'prerender' })
     expect(lcp!.value).toBeCloseTo(Math.max(0, shown.lcp - shown.activationStart), 0)
     expect(lcp!.value).toBeLessThan(shown.lcp)
@@ -123,7 +183,8 @@ test.describe('prerendered pages', () => {
 
   test('a brief hover on a link to a page, far shorter than a click takes, prerenders it', async () => {
     const page = await openHome(browser, proxy.origin)
-    const prerendered = (path: string) => proxy.seen.filter((request) => isPrerender(request) && request.path === path).length
+    const prerendered = (path: string) =>
+      proxy.seen.filter((request) => isPrerender(request) && request.path === path).length
     // Half the 200 ms a `moderate` rule waits for: a visitor's pointer on its way to a click.
     for (const [link, path] of [
       ['main a.button[href="/en/about"]', '/en/about'],
@@ -140,7 +201,11 @@ test.describe('prerendered pages', () => {
     const page = await openHome(browser, proxy.origin)
     const fromHome = proxy.seen.length
     await page.hover(CONTACT_LINK)
-    await expect.poll(() => proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')).toBe(true)
+    await expect
+      .poll(() =>
+        proxy.seen.some((request) => isPrerender(request) && request.path === '/en/contact-us')
+      )
+      .toBe(true)
     // Longer than a shown page waits for its islands (2 s after load) and its reporter (5 s).
     await sleep(7000)
     await page.mouse.move(0, 700)
@@ -148,8 +213,15 @@ test.describe('prerendered pages', () => {
     await sleep(1000)
     const prerendered = proxy.seen.slice(fromHome).filter(isPrerender)
     expect(prerendered.map((request) => request.path)).toContain('/en/contact-us')
-    expect(prerendered.filter((request) => /contact-form|hydrate|reporter/.test(request.path) || request.path.startsWith('/api/'))).toEqual([])
+    expect(
+      prerendered.filter(
+        (request) =>
+          /contact-form|hydrate|reporter/.test(request.path) || request.path.startsWith('/api/')
+      )
+    ).toEqual([])
     const beacons = proxy.seen.filter((request) => request.path.startsWith('/api/'))
-    expect(beacons.map((beacon) => JSON.parse(beacon.body).page as string)).not.toContain('/en/contact-us')
+    expect(beacons.map((beacon) => JSON.parse(beacon.body).page as string)).not.toContain(
+      '/en/contact-us'
+    )
   })
 })

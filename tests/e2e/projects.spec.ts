@@ -15,7 +15,9 @@ const LANGUAGES = [
 ] as const
 
 for (const { prefix, lang, title, siteName } of LANGUAGES) {
-  test(`in ${lang}, clicking a card's title on the enterprises page opens the project's page`, async ({ page }) => {
+  test(`in ${lang}, clicking a card's title on the enterprises page opens the project's page`, async ({
+    page,
+  }) => {
     await gotoAndHydrate(page, `${prefix}/enterprises`)
     await page.locator('.feature-row__title').getByRole('link', { name: title }).click()
     await expect(page).toHaveURL(`${prefix}/enterprises/1-arabkir-residence`)
@@ -28,9 +30,13 @@ for (const { prefix, lang, title, siteName } of LANGUAGES) {
   })
 }
 
-test("clicking a carousel card's photo on the home page opens the project's page", async ({ page }) => {
+test("clicking a carousel card's photo on the home page opens the project's page", async ({
+  page,
+}) => {
   await gotoAndHydrate(page, '/en')
-  const card = page.locator('.enterprise-card', { has: page.getByRole('link', { name: arabkir.title }) }).first()
+  const card = page
+    .locator('.enterprise-card', { has: page.getByRole('link', { name: arabkir.title }) })
+    .first()
   await card.scrollIntoViewIfNeeded()
   await card.locator('.enterprise-card__photo-link').click()
   await expect(page).toHaveURL('/en/enterprises/1-arabkir-residence')

@@ -7,7 +7,10 @@
 import { expect, gotoAndHydrate, test } from './fixtures'
 
 test.describe('GET /en/nope', () => {
-  test('shows the error page with "Page not found" and status 404', async ({ page, pageProblems }) => {
+  test('shows the error page with "Page not found" and status 404', async ({
+    page,
+    pageProblems,
+  }) => {
     pageProblems.allow('/en/nope', 404)
 
     const response = await gotoAndHydrate(page, '/en/nope')

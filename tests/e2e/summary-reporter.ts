@@ -28,7 +28,7 @@ export default class SummaryReporter implements Reporter {
       }
       const outcome = test.outcome()
       if (outcome === 'expected') passed += 1
-      else if (outcome === 'flaky') (passed += 1), (flaky += 1)
+      else if (outcome === 'flaky') ((passed += 1), (flaky += 1))
       else if (outcome === 'skipped') skipped += 1
       else failed += 1
     }

@@ -9,7 +9,11 @@ import { expect, gotoAndHydrate, test } from './fixtures'
 
 const REPORTER_CHUNK = /\/assets\/chunks\/reporter-[\w-]+\.js$/
 
-function beaconOf(request: Request): { page: string; metrics?: { name: string }[]; errors?: { kind: string; message: string }[] } {
+function beaconOf(request: Request): {
+  page: string
+  metrics?: { name: string }[]
+  errors?: { kind: string; message: string }[]
+} {
   return JSON.parse(request.postData() ?? '{}')
 }
 
@@ -25,7 +29,9 @@ test('loads the reporter chunk after the load event, not before', async ({ page 
   expect(order).toEqual(['load', 'reporter'])
 })
 
-test('sends LCP, CLS and TTFB of a page to /api/vitals when the page is hidden', async ({ page }) => {
+test('sends LCP, CLS and TTFB of a page to /api/vitals when the page is hidden', async ({
+  page,
+}) => {
   const beacons: Promise<number>[] = []
   const metrics = new Set<string>()
   page.on('request', (request) => {
@@ -41,14 +47,18 @@ test('sends LCP, CLS and TTFB of a page to /api/vitals when the page is hidden',
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
   // A visitor's first key press settles LCP (web-vitals listens for trusted input only) ...
   await page.keyboard.press('Shift')
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 })))
+  await page.evaluate(
+    () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))
+  )
   // ... and hiding the page sends the queue: what the browser does when the tab is switched away
   // or closed (a Playwright navigation would end the page before its beacons are observed).
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }))
   })
-  await expect.poll(() => [...metrics].sort()).toEqual(expect.arrayContaining(['CLS', 'LCP', 'TTFB']))
+  await expect
+    .poll(() => [...metrics].sort())
+    .toEqual(expect.arrayContaining(['CLS', 'LCP', 'TTFB']))
   expect(await Promise.all(beacons)).toEqual(beacons.map(() => 204))
 })
 
@@ -73,19 +83,36 @@ test('reports an uncaught error to /api/client-errors', async ({ page, pageProbl
   expect(pageProblems.take()).toEqual([expect.stringContaining('telemetry e2e check')])
 })
 
-test('reports an island whose chunk fails to load as a chunk-load failure', async ({ page, pageProblems }) => {
-  await page.route(/\/assets\/language-dropdown-[\w-]+\.js$/, (route) => route.abort('connectionfailed'))
+test('reports an island whose chunk fails to load as a chunk-load failure', async ({
+  page,
+  pageProblems,
+}) => {
+  await page.route(/\/assets\/language-dropdown-[\w-]+\.js$/, (route) =>
+    route.abort('connectionfailed')
+  )
   const report = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
   await gotoAndHydrate(page, '/en/about')
   const response = await report
   expect(response.status()).toBe(204)
   expect(beaconOf(response.request())).toMatchObject({
     page: '/en/about',
-    errors: [{ kind: 'error', message: expect.stringContaining('chunk-load failure: island "language-dropdown" (because: ') }],
+    errors: [
+      {
+        kind: 'error',
+        message: expect.stringContaining(
+          'chunk-load failure: island "language-dropdown" (because: '
+        ),
+      },
+    ],
   })
   // The page carries on: every other island hydrates, and the dropdown still works as a plain link list.
   await expect(page.locator('[data-island="navbar-menu"]')).toHaveAttribute('data-hydrated', 'true')
-  await expect(page.locator('[data-island="language-dropdown"]')).not.toHaveAttribute('data-hydrated', 'true')
+  await expect(page.locator('[data-island="language-dropdown"]')).not.toHaveAttribute(
+    'data-hydrated',
+    'true'
+  )
   // The failed request and its console error are the point of this test.
-  expect(pageProblems.take()).toEqual(expect.arrayContaining([expect.stringContaining('language-dropdown')]))
+  expect(pageProblems.take()).toEqual(
+    expect.arrayContaining([expect.stringContaining('language-dropdown')])
+  )
 })

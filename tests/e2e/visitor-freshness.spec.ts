@@ -53,7 +53,11 @@ test.describe('a page edited between two visits', () => {
     const signature = createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')
     const hook = await fetch(`${site!.origin}/api/publish`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Publish-Timestamp': timestamp, 'X-Publish-Signature': `sha256=${signature}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Publish-Timestamp': timestamp,
+        'X-Publish-Signature': `sha256=${signature}`,
+      },
       body,
       signal: AbortSignal.timeout(20_000),
     })
@@ -75,7 +79,10 @@ test.describe('a page edited between two visits', () => {
 
       // The visitor comes back to the same address.
       expect(await visitor.open('/en')).toBe(200)
-      expect(await visitor.run(servicesTitle, null), `${visitor.name}: the second visit shows the edit`).toBe(after)
+      expect(
+        await visitor.run(servicesTitle, null),
+        `${visitor.name}: the second visit shows the edit`
+      ).toBe(after)
       expect(visitor.problems.take()).toEqual([])
     } finally {
       await visitor.close()

@@ -15,17 +15,29 @@ import { expect, test } from './engines/engine-fixtures'
 import { imageBoxesWithPhotos } from './engines/in-page'
 import { DESKTOP, PHONE } from './engines/visitor'
 
-for (const [device, screen] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+for (const [device, screen] of [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const) {
   test.describe(`image boxes on a ${device}`, () => {
     for (const address of ONE_PAGE_OF_EACH_KIND) {
-      test(`${address} keeps every image box in place whatever the shape of the photos`, async ({ visitor }) => {
-        test.skip(visitor.narrowest > screen.width, `${visitor.name} cannot show a ${screen.width}-px screen`)
+      test(`${address} keeps every image box in place whatever the shape of the photos`, async ({
+        visitor,
+      }) => {
+        test.skip(
+          visitor.narrowest > screen.width,
+          `${visitor.name} cannot show a ${screen.width}-px screen`
+        )
         await visitor.open(address, { screen })
         const tall = await visitor.run(imageBoxesWithPhotos, 'tall')
         const wide = await visitor.run(imageBoxesWithPhotos, 'wide')
         expect(tall.length).toBeGreaterThan(0)
         expect(wide.map((box) => box.key)).toEqual(tall.map((box) => box.key))
-        const moved = tall.flatMap((box, index) => (JSON.stringify(box) === JSON.stringify(wide[index]) ? [] : [{ tall: box, wide: wide[index] }]))
+        const moved = tall.flatMap((box, index) =>
+          JSON.stringify(box) === JSON.stringify(wide[index])
+            ? []
+            : [{ tall: box, wide: wide[index] }]
+        )
         expect(moved).toEqual([])
       })
     }

@@ -31,8 +31,13 @@ for (const [device, screen] of SCREENS) {
     test.describe.configure({ timeout: 60_000 + 2 * IMAGE_WAIT_MS })
 
     for (const address of PAGE_ADDRESSES) {
-      test(`${address} fits the screen, loads every image it shows and logs no error`, async ({ visitor }) => {
-        test.skip(visitor.narrowest > screen.width, `${visitor.name} cannot show a ${screen.width}-px screen (at least ${visitor.narrowest} px)`)
+      test(`${address} fits the screen, loads every image it shows and logs no error`, async ({
+        visitor,
+      }) => {
+        test.skip(
+          visitor.narrowest > screen.width,
+          `${visitor.name} cannot show a ${screen.width}-px screen (at least ${visitor.narrowest} px)`
+        )
         expect(await visitor.open(address, { screen })).toBe(200)
         const [language, pageName] = languageAndPage(address)
         const shown = await visitor.run(
@@ -44,19 +49,45 @@ for (const [device, screen] of SCREENS) {
             main: document.querySelectorAll('main').length,
             footer: document.querySelectorAll('body footer:not(main footer)').length > 0,
           }),
-          null,
+          null
         )
-        expect(shown, 'address, language and landmarks').toEqual({ path: address, lang: language, header: true, nav: true, main: 1, footer: true })
+        expect(shown, 'address, language and landmarks').toEqual({
+          path: address,
+          lang: language,
+          header: true,
+          nav: true,
+          main: 1,
+          footer: true,
+        })
         const images = await visitor.run(scrollThroughImages, IMAGE_WAIT_MS + 15_000)
         expect(images.length, 'images seen while scrolling').toBeGreaterThan(0)
-        expect(images.filter((image) => !image.complete).map((image) => image.src), 'images still loading').toEqual([])
-        expect(images.filter((image) => image.naturalWidth === 0).map((image) => image.src), 'broken images').toEqual([])
-        const elsewhere = images.filter((image) => !new URL(image.src).pathname.startsWith('/_image') && new URL(image.src).pathname !== '/logo.png')
-        expect(elsewhere.map((image) => image.src), 'images not served through the image route').toEqual([])
-        expect(await visitor.run(horizontalOverflow, null), 'horizontal overflow in px').toBeLessThanOrEqual(0)
+        expect(
+          images.filter((image) => !image.complete).map((image) => image.src),
+          'images still loading'
+        ).toEqual([])
+        expect(
+          images.filter((image) => image.naturalWidth === 0).map((image) => image.src),
+          'broken images'
+        ).toEqual([])
+        const elsewhere = images.filter(
+          (image) =>
+            !new URL(image.src).pathname.startsWith('/_image') &&
+            new URL(image.src).pathname !== '/logo.png'
+        )
+        expect(
+          elsewhere.map((image) => image.src),
+          'images not served through the image route'
+        ).toEqual([])
+        expect(
+          await visitor.run(horizontalOverflow, null),
+          'horizontal overflow in px'
+        ).toBeLessThanOrEqual(0)
 
         // The hero is the page's largest paint: requested eagerly, first, with high priority.
-        const [priority, loading] = await visitor.run(attributes, [['.page-banner__image', 'fetchpriority'], ['.page-banner__image', 'loading']])
+        const [priority, loading] = await visitor.run(attributes, [
+          ['.page-banner__image', 'fetchpriority'],
+          ['.page-banner__image', 'loading'],
+        ])
         expect(priority).toBe('high')
         expect(loading).not.toBe('lazy')
         expect(await visitor.run(() => document.querySelectorAll('h1').length, null)).toBe(1)

@@ -19,27 +19,49 @@ import { until } from './engines/visitor'
 const WIDTHS = [320, 768, 1024, 1280]
 
 for (const address of PAGE_ADDRESSES) {
-  test(`${address} keeps every word of its headings, buttons, labels and links on one line from 320 px up`, async ({ visitor }) => {
+  test(`${address} keeps every word of its headings, buttons, labels and links on one line from 320 px up`, async ({
+    visitor,
+  }) => {
     test.setTimeout(60_000)
     const widths = WIDTHS.filter((width) => width >= visitor.narrowest)
     if (widths.length < WIDTHS.length) {
-      test.info().annotations.push({ type: 'not shown', description: `${WIDTHS.filter((width) => !widths.includes(width)).join(', ')} px: narrower than ${visitor.name} can show (${visitor.narrowest} px)` })
+      test.info().annotations.push({
+        type: 'not shown',
+        description: `${WIDTHS.filter((width) => !widths.includes(width)).join(', ')} px: narrower than ${visitor.name} can show (${visitor.narrowest} px)`,
+      })
     }
     await visitor.open(address, { screen: { width: widths[0]!, height: 900 } })
     const split: string[] = []
     for (const width of widths) {
       await visitor.resize({ width, height: 900 })
       await visitor.run(nextFrames, null)
-      split.push(...(await visitor.run(wordsSplitAcrossLines, SHORT_TEXTS)).map((word) => `${width} px: ${word}`))
+      split.push(
+        ...(await visitor.run(wordsSplitAcrossLines, SHORT_TEXTS)).map(
+          (word) => `${width} px: ${word}`
+        )
+      )
       if (await visitor.run(isShown, '.navbar__toggle')) {
         // Opened from the page (visitor-islands.spec.ts clicks it as a visitor does): only its words matter here.
         const toggleTo = async (expanded: string) => {
-          await visitor.run(() => document.querySelector<HTMLButtonElement>('.navbar__toggle')!.click(), null)
-          await until(visitor, (want) => document.querySelector('.navbar__toggle')!.getAttribute('aria-expanded') === want, expanded, { what: `the menu's aria-expanded="${expanded}"` })
+          await visitor.run(
+            () => document.querySelector<HTMLButtonElement>('.navbar__toggle')!.click(),
+            null
+          )
+          await until(
+            visitor,
+            (want) =>
+              document.querySelector('.navbar__toggle')!.getAttribute('aria-expanded') === want,
+            expanded,
+            { what: `the menu's aria-expanded="${expanded}"` }
+          )
         }
         await toggleTo('true')
         await visitor.run(nextFrames, null)
-        split.push(...(await visitor.run(wordsSplitAcrossLines, '#navbar-links a')).map((word) => `${width} px, menu open: ${word}`))
+        split.push(
+          ...(await visitor.run(wordsSplitAcrossLines, '#navbar-links a')).map(
+            (word) => `${width} px, menu open: ${word}`
+          )
+        )
         await toggleTo('false')
       }
     }

@@ -11,7 +11,12 @@ export function bombPng(width, height) {
   header.writeUInt32BE(height, 4)
   header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, no interlace
   const data = deflateSync(Buffer.alloc(1024))
-  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', header), chunk('IDAT', data), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
+    chunk('IHDR', header),
+    chunk('IDAT', data),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 function chunk(type, body) {

@@ -5,7 +5,11 @@
  */
 import { applyD1Migrations, type D1Migration } from 'cloudflare:test'
 
-export async function migrateAndSeed(db: D1Database, migrations: D1Migration[], seed: string[]): Promise<void> {
+export async function migrateAndSeed(
+  db: D1Database,
+  migrations: D1Migration[],
+  seed: string[]
+): Promise<void> {
   await applyD1Migrations(db, migrations)
   await db.batch(seed.map((statement) => db.prepare(statement)))
 }

@@ -1,7 +1,8 @@
 /** Test-only bindings added by vitest.config.ts (see its header). */
 import type { D1Migration } from 'cloudflare:test'
 
-type HeaderFixture = 'gif' | 'webpLossy' | 'webpLossless' | 'webpExtended' | 'avif' | 'jpegProgressive' | 'jpegExifIcc'
+type HeaderFixture =
+  'gif' | 'webpLossy' | 'webpLossless' | 'webpExtended' | 'avif' | 'jpegProgressive' | 'jpegExifIcc'
 
 declare global {
   namespace Cloudflare {

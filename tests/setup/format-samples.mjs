@@ -16,7 +16,7 @@ export async function formatSamples() {
   let seed = 7
   for (let i = 0; i < pixels.length; i++) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff
-    pixels[i] = (i % 3) * 60 + (seed >> 16) % 80
+    pixels[i] = (i % 3) * 60 + ((seed >> 16) % 80)
   }
   const image = () => sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
   return {

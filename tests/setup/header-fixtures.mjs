@@ -53,7 +53,13 @@ async function makeFixtures() {
     avif: await picture().avif({ quality: 50, effort: 0 }).toBuffer(),
     jpegProgressive: await picture().jpeg({ progressive: true }).toBuffer(),
     jpegExifIcc: await picture()
-      .withExif({ IFD0: { Make: 'Erebuni test camera', Model: 'Header fixture', Copyright: 'x'.repeat(40_000) } })
+      .withExif({
+        IFD0: {
+          Make: 'Erebuni test camera',
+          Model: 'Header fixture',
+          Copyright: 'x'.repeat(40_000),
+        },
+      })
       .withIccProfile('p3')
       .jpeg()
       .toBuffer(),
@@ -68,7 +74,10 @@ async function makeFixtures() {
     jpegProgressive: jpegFrame(files.jpegProgressive, 65_000, 65_000),
     jpegExifIcc: jpegFrame(files.jpegExifIcc, 65_000, 65_000),
   }
-  const base64 = (record) => Object.fromEntries(Object.entries(record).map(([name, bytes]) => [name, Buffer.from(bytes).toString('base64')]))
+  const base64 = (record) =>
+    Object.fromEntries(
+      Object.entries(record).map(([name, bytes]) => [name, Buffer.from(bytes).toString('base64')])
+    )
   return { files: base64(files), bombs: base64(bombs), size: { width: WIDTH, height: HEIGHT } }
 }
 
@@ -107,7 +116,8 @@ function firstGifImageDescriptor(bytes) {
 /** A lossy WebP (simple format, VP8 chunk) whose key frame claims `width`×`height` (14 bits each). */
 function webpLossy(bytes, width, height) {
   const out = Buffer.from(bytes)
-  if (out.toString('latin1', 12, 16) !== 'VP8 ') throw new Error('the lossy WebP fixture is not a simple VP8 file')
+  if (out.toString('latin1', 12, 16) !== 'VP8 ')
+    throw new Error('the lossy WebP fixture is not a simple VP8 file')
   out.writeUInt16LE(width, 26)
   out.writeUInt16LE(height, 28)
   return out
@@ -116,7 +126,8 @@ function webpLossy(bytes, width, height) {
 /** A lossless WebP (VP8L chunk) whose header claims `width`×`height` (14 bits each, minus one). */
 function webpLossless(bytes, width, height) {
   const out = Buffer.from(bytes)
-  if (out.toString('latin1', 12, 16) !== 'VP8L') throw new Error('the lossless WebP fixture is not a VP8L file')
+  if (out.toString('latin1', 12, 16) !== 'VP8L')
+    throw new Error('the lossless WebP fixture is not a VP8L file')
   const bits = out.readUInt32LE(21)
   out.writeUInt32LE(((bits & ~0x0fffffff) | ((height - 1) << 14) | (width - 1)) >>> 0, 21)
   return out
@@ -125,7 +136,8 @@ function webpLossless(bytes, width, height) {
 /** An extended WebP (VP8X chunk) whose canvas claims `width`×`height`. */
 function webpCanvas(bytes, width, height) {
   const out = Buffer.from(bytes)
-  if (out.toString('latin1', 12, 16) !== 'VP8X') throw new Error('the extended WebP fixture has no VP8X chunk')
+  if (out.toString('latin1', 12, 16) !== 'VP8X')
+    throw new Error('the extended WebP fixture has no VP8X chunk')
   out.writeUIntLE(width - 1, 24, 3)
   out.writeUIntLE(height - 1, 27, 3)
   return out

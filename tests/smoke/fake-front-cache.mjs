@@ -39,38 +39,86 @@ export async function startFakeFrontCache(upstream, mode, clientAddress) {
       const accept = request.headers.accept ?? ''
       const key = `${url.pathname}${url.search}|${accept}`
       const extra = { 'CF-Ray': `fake-${++rays}` }
-      const entry = request.method === 'GET' ? stored.get(key) ?? stored.get(`${url.pathname}${url.search}|`) : undefined
+      const entry =
+        request.method === 'GET'
+          ? (stored.get(key) ?? stored.get(`${url.pathname}${url.search}|`))
+          : undefined
       if (entry && Date.now() - entry.storedAt < entry.freshMs) {
         const age = String(Math.floor((Date.now() - entry.storedAt) / 1000))
         const etag = entry.headers.find(([name]) => name === 'etag')?.[1]
-        if (etag && request.headers['if-none-match'] === etag) return send(response, 304, entry.headers, Buffer.alloc(0), { ...extra, 'Cf-Cache-Status': 'HIT', Age: age })
-        return send(response, entry.status, entry.headers, entry.body, { ...extra, 'Cf-Cache-Status': 'HIT', Age: age })
+        if (etag && request.headers['if-none-match'] === etag)
+          return send(response, 304, entry.headers, Buffer.alloc(0), {
+            ...extra,
+            'Cf-Cache-Status': 'HIT',
+            Age: age,
+          })
+        return send(response, entry.status, entry.headers, entry.body, {
+          ...extra,
+          'Cf-Cache-Status': 'HIT',
+          Age: age,
+        })
       }
 
       // Forwarded with the visitor's Host, as Cloudflare does: the worker builds its addresses from it.
-      const answer = await forward(upstream, request, chunks.length ? Buffer.concat(chunks) : undefined, clientAddress)
+      const answer = await forward(
+        upstream,
+        request,
+        chunks.length ? Buffer.concat(chunks) : undefined,
+        clientAddress
+      )
       const body = answer.body
       /** @type {[string, string][]} */
-      const answerHeaders = [...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'cloudflare-cdn-cache-control'].includes(name))
+      const answerHeaders = [...answer.headers].filter(
+        ([name]) =>
+          ![
+            'content-encoding',
+            'content-length',
+            'transfer-encoding',
+            'connection',
+            'keep-alive',
+            'cloudflare-cdn-cache-control',
+          ].includes(name)
+      )
       let status = answer.status
       if (mode === 'broken') {
         if (status === 404) status = 200
-        answerHeaders.splice(0, answerHeaders.length, ...answerHeaders.filter(([name]) => name !== 'content-security-policy'))
+        answerHeaders.splice(
+          0,
+          answerHeaders.length,
+          ...answerHeaders.filter(([name]) => name !== 'content-security-policy')
+        )
       }
 
       if (url.pathname === '/api/publish' && status === 200 && mode !== 'no-purge') {
         const purged = /** @type {string[]} */ (JSON.parse(body.toString()).purged ?? [])
-        for (const [storedKey, { tags }] of stored) if (tags.some((tag) => purged.includes(tag))) stored.delete(storedKey)
+        for (const [storedKey, { tags }] of stored)
+          if (tags.some((tag) => purged.includes(tag))) stored.delete(storedKey)
       }
-      const freshMs = request.method === 'GET' && status === 200 ? freshness(policyOf(answer.headers, mode)) : 0
+      const freshMs =
+        request.method === 'GET' && status === 200 ? freshness(policyOf(answer.headers, mode)) : 0
       if (freshMs > 0) {
         const varyAccept = /accept(?!-)/i.test(answer.headers.get('Vary') ?? '')
-        const tags = (answer.headers.get('Cache-Tag') ?? '').split(',').map((tag) => tag.trim()).filter(Boolean)
-        stored.set(varyAccept ? key : `${url.pathname}${url.search}|`, { status, headers: answerHeaders, body, storedAt: Date.now(), freshMs, tags })
+        const tags = (answer.headers.get('Cache-Tag') ?? '')
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean)
+        stored.set(varyAccept ? key : `${url.pathname}${url.search}|`, {
+          status,
+          headers: answerHeaders,
+          body,
+          storedAt: Date.now(),
+          freshMs,
+          tags,
+        })
       }
-      send(response, status, answerHeaders, body, { ...extra, 'Cf-Cache-Status': freshMs > 0 ? 'MISS' : 'DYNAMIC' })
+      send(response, status, answerHeaders, body, {
+        ...extra,
+        'Cf-Cache-Status': freshMs > 0 ? 'MISS' : 'DYNAMIC',
+      })
     } catch (error) {
-      response.writeHead(502, { 'Content-Type': 'text/plain' }).end(`fake front cache: ${String(error)}`)
+      response
+        .writeHead(502, { 'Content-Type': 'text/plain' })
+        .end(`fake front cache: ${String(error)}`)
     }
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
@@ -90,18 +138,32 @@ export async function startFakeFrontCache(upstream, mode, clientAddress) {
  */
 function forward(upstream, incoming, body, clientAddress) {
   const target = new URL(upstream)
-  const headers = { ...incoming.headers, 'cf-connecting-ip': clientAddress, 'accept-encoding': 'identity' }
+  const headers = {
+    ...incoming.headers,
+    'cf-connecting-ip': clientAddress,
+    'accept-encoding': 'identity',
+  }
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
-      const chunks = /** @type {Buffer[]} */ ([])
-      answer.on('data', (chunk) => chunks.push(chunk))
-      answer.on('end', () => {
-        const out = new Headers()
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value)
-        resolve({ status: answer.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) })
-      })
-      answer.on('error', reject)
-    })
+    const outgoing = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers,
+      },
+      (answer) => {
+        const chunks = /** @type {Buffer[]} */ ([])
+        answer.on('data', (chunk) => chunks.push(chunk))
+        answer.on('end', () => {
+          const out = new Headers()
+          for (const [name, value] of Object.entries(answer.headers))
+            if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value)
+          resolve({ status: answer.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) })
+        })
+        answer.on('error', reject)
+      }
+    )
     outgoing.on('error', reject)
     outgoing.end(body)
   })
@@ -110,7 +172,12 @@ function forward(upstream, incoming, body, clientAddress) {
 /** The caching policy this cache obeys: the most specific header the answer has. */
 function policyOf(/** @type {Headers} */ headers, /** @type {Mode} */ mode) {
   if (mode === 'cache-control-only') return headers.get('Cache-Control') ?? ''
-  return headers.get('Cloudflare-CDN-Cache-Control') ?? headers.get('CDN-Cache-Control') ?? headers.get('Cache-Control') ?? ''
+  return (
+    headers.get('Cloudflare-CDN-Cache-Control') ??
+    headers.get('CDN-Cache-Control') ??
+    headers.get('Cache-Control') ??
+    ''
+  )
 }
 
 /** Milliseconds a shared cache may serve the answer without asking the worker. */

@@ -36,28 +36,46 @@ export async function startFakeBackend() {
   const { pages, pageMeta } = readSeed()
   /** @type {Mode} */
   let mode = 'healthy'
-  const calls = /** @type {Record<Mode, number>} */ (Object.fromEntries(MODES.map((name) => [name, 0])))
+  const calls = /** @type {Record<Mode, number>} */ (
+    Object.fromEntries(MODES.map((name) => [name, 0]))
+  )
   let garbage = 0
   /** @type {StoredMessage[]} */
   const messages = []
-  const messageCalls = { total: 0, replays: 0, byMode: /** @type {Record<Mode, number>} */ (Object.fromEntries(MODES.map((name) => [name, 0]))) }
+  const messageCalls = {
+    total: 0,
+    replays: 0,
+    byMode: /** @type {Record<Mode, number>} */ (
+      Object.fromEntries(MODES.map((name) => [name, 0]))
+    ),
+  }
 
   /** Stores a message once per key; true when it was a replay of a stored one. */
   function store(/** @type {string | null} */ key, /** @type {Record<string, string>} */ fields) {
     if (key !== null && messages.some((message) => message.key === key)) return true
-    messages.push({ key, name: fields.name ?? '', email: fields.email ?? '', comments: fields.comments ?? '' })
+    messages.push({
+      key,
+      name: fields.name ?? '',
+      email: fields.email ?? '',
+      comments: fields.comments ?? '',
+    })
     return false
   }
 
   /** POST messages in the current mode (read before the body arrives). */
-  async function receiveMessage(/** @type {import('node:http').IncomingMessage} */ request, /** @type {import('node:http').ServerResponse} */ response) {
+  async function receiveMessage(
+    /** @type {import('node:http').IncomingMessage} */ request,
+    /** @type {import('node:http').ServerResponse} */ response
+  ) {
     const during = mode
     messageCalls.total += 1
     messageCalls.byMode[during] += 1
     const chunks = []
     for await (const chunk of request) chunks.push(chunk)
-    if (during === '500') return send(response, 500, 'application/json', JSON.stringify({ message: 'backend down' }))
-    if (during === 'garbage') return send(response, 502, 'text/html', '<html><body>502 Bad Gateway</body></html>')
+    if (during === '500')
+      return send(response, 500, 'application/json', JSON.stringify({ message: 'backend down' }))
+    if (during === 'garbage')
+      return send(response, 502, 'text/html', '<html><body>502 Bad Gateway</body></html>')
     let fields
     try {
       fields = JSON.parse(Buffer.concat(chunks).toString('utf8'))
@@ -76,7 +94,8 @@ export async function startFakeBackend() {
     calls[mode] += 1
     const url = new URL(request.url ?? '/', 'http://backend')
     const call = url.pathname.split('/').pop() ?? ''
-    if (request.method === 'POST' && call === 'messages') return void receiveMessage(request, response)
+    if (request.method === 'POST' && call === 'messages')
+      return void receiveMessage(request, response)
     switch (mode) {
       case 'hang':
         return // never answers; the site's time-out gives up on it
@@ -90,8 +109,12 @@ export async function startFakeBackend() {
           ? send(response, 200, 'text/html', '<html><body>502 Bad Gateway</body></html>')
           : send(response, 200, 'application/json', '{"payload": {"title": ')
     }
-    const payload = call === 'page-meta-data' ? pageMeta[url.searchParams.get('page') ?? '/'] ?? {} : pages[CALLS[call]] ?? {}
-    if (!(call in CALLS) && call !== 'page-meta-data') return send(response, 404, 'application/json', '{"message":"not found"}')
+    const payload =
+      call === 'page-meta-data'
+        ? (pageMeta[url.searchParams.get('page') ?? '/'] ?? {})
+        : (pages[CALLS[call]] ?? {})
+    if (!(call in CALLS) && call !== 'page-meta-data')
+      return send(response, 404, 'application/json', '{"message":"not found"}')
     send(response, 200, 'application/json', JSON.stringify({ payload }))
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))

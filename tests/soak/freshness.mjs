@@ -44,8 +44,13 @@ try {
   backend.edit('home', { servicesTitle: 'Services after the TTL' })
   await sleep(TTL_SECONDS * 1000 + 500)
   const seen = await visitUntilShown('Services after the TTL')
-  console.log(`after CONTENT_TTL: ${seen.length} visit(s) in ${seen.seconds} s: ${seen.titles.join(' -> ')}`)
-  if (!seen.shown) failures.push(`the change was not on the page within ${REFRESH_DEADLINE_MS / 1000} s of visits after CONTENT_TTL (${seen.length} visits saw ${[...new Set(seen.titles)].map((title) => `"${title}"`).join(', ')})`)
+  console.log(
+    `after CONTENT_TTL: ${seen.length} visit(s) in ${seen.seconds} s: ${seen.titles.join(' -> ')}`
+  )
+  if (!seen.shown)
+    failures.push(
+      `the change was not on the page within ${REFRESH_DEADLINE_MS / 1000} s of visits after CONTENT_TTL (${seen.length} visits saw ${[...new Set(seen.titles)].map((title) => `"${title}"`).join(', ')})`
+    )
 
   backend.edit('home', { servicesTitle: 'Services after the hook' })
   const body = JSON.stringify({ payloads: ['get-home-page'] })
@@ -53,7 +58,11 @@ try {
   const signature = createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')
   const hook = await fetch(`${site.origin}/api/publish`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Publish-Timestamp': timestamp, 'X-Publish-Signature': `sha256=${signature}` },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Publish-Timestamp': timestamp,
+      'X-Publish-Signature': `sha256=${signature}`,
+    },
     body,
     signal: AbortSignal.timeout(15_000),
   })
@@ -61,8 +70,13 @@ try {
   if (hook.status !== 200) failures.push(`the publish hook answered ${hook.status}`)
   await showsTitle('Services after the hook', 'the first visit after the hook')
 
-  const unsigned = await fetch(`${site.origin}/api/publish`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(15_000) })
-  if (unsigned.status !== 401) failures.push(`an unsigned hook call answered ${unsigned.status}, not 401`)
+  const unsigned = await fetch(`${site.origin}/api/publish`, {
+    method: 'POST',
+    body: '{}',
+    signal: AbortSignal.timeout(15_000),
+  })
+  if (unsigned.status !== 401)
+    failures.push(`an unsigned hook call answered ${unsigned.status}, not 401`)
 } finally {
   await site.stop()
   await backend.close()
@@ -73,14 +87,18 @@ if (failures.length) {
   for (const failure of failures) console.error(`FAIL: ${failure}`)
   process.exit(1)
 }
-console.log('Freshness: a backend edit reached the page through visits after CONTENT_TTL, and at once after the publish hook.')
+console.log(
+  'Freshness: a backend edit reached the page through visits after CONTENT_TTL, and at once after the publish hook.'
+)
 
 /** The services section's heading on `page`. */
 async function servicesTitleOn(page) {
   const response = await fetch(site.origin + page, { signal: AbortSignal.timeout(15_000) })
   const html = await response.text()
   const match = /<section[^>]*id="services"[^>]*>[\s\S]*?<h2[^>]*>([\s\S]*?)<\/h2>/.exec(html)
-  return match ? match[1].replace(/<[^>]+>/g, '').trim() : `(no services heading; HTTP ${response.status})`
+  return match
+    ? match[1].replace(/<[^>]+>/g, '').trim()
+    : `(no services heading; HTTP ${response.status})`
 }
 
 /**
@@ -97,7 +115,12 @@ async function visitUntilShown(expected) {
     titles.push(await servicesTitleOn('/en'))
     shown = titles.at(-1) === expected
   }
-  return { shown, titles, length: titles.length, seconds: ((Date.now() - started) / 1000).toFixed(1) }
+  return {
+    shown,
+    titles,
+    length: titles.length,
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+  }
 }
 
 async function showsTitle(expected, when) {

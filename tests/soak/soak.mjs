@@ -33,9 +33,14 @@ import { startFakeBackend } from './fake-backend.mjs'
 const SECONDS = Number(process.env.SOAK_SECONDS) || 40
 const CLIENTS = Number(process.env.SOAK_CLIENTS) || 8
 const PAGES = ['', '/en', '/ru'].flatMap((prefix) =>
-  ['/', '/about', '/enterprises', '/contact-us', '/enterprises/1-arabkir-residence', '/enterprises/3-northern-avenue-business-centre'].map((page) =>
-    page === '/' ? prefix || '/' : prefix + page,
-  ),
+  [
+    '/',
+    '/about',
+    '/enterprises',
+    '/contact-us',
+    '/enterprises/1-arabkir-residence',
+    '/enterprises/3-northern-avenue-business-centre',
+  ].map((page) => (page === '/' ? prefix || '/' : prefix + page))
 )
 const SCHEDULE = ['500', 'hang', 'garbage', 'reset'].flatMap((mode) => [mode, 'healthy'])
 const CONTACT_CLIENTS = Number(process.env.SOAK_CONTACT_CLIENTS ?? 2)
@@ -47,7 +52,13 @@ const RECOVERY_DEADLINE_MS = 60_000
 const backend = await startFakeBackend()
 const state = mkdtempSync(path.join(os.tmpdir(), 'soak-state-'))
 const site = await startSite({
-  vars: { API_HOST: backend.origin, API_TIMEOUT_MS: '1500', CONTENT_TTL: '5', PAGE_CACHE_TTL: '3', CONTACT_RETRY_MAX_DELAY_SECONDS: '1' },
+  vars: {
+    API_HOST: backend.origin,
+    API_TIMEOUT_MS: '1500',
+    CONTENT_TTL: '5',
+    PAGE_CACHE_TTL: '3',
+    CONTACT_RETRY_MAX_DELAY_SECONDS: '1',
+  },
   persistTo: state,
   production: true,
   logFile: serverLogFile('soak'),
@@ -63,7 +74,11 @@ const etags = new Map()
 let mode = 'healthy'
 /** @type {Set<string>} comments of the messages visitors were told were received */
 const received = new Set()
-const contact = { sends: 0, doubleSubmits: 0, byMode: /** @type {Record<string, Record<string, number>>} */ ({}) }
+const contact = {
+  sends: 0,
+  doubleSubmits: 0,
+  byMode: /** @type {Record<string, Record<string, number>>} */ ({}),
+}
 /** @type {{ comments: string, stored: number }[]} */
 let deliveryProblems = []
 let deliveredAfterMs = 0
@@ -98,7 +113,9 @@ try {
 
 const sorted = latencies.sort((a, b) => a - b)
 const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-console.log(`Soak: ${SECONDS} s, ${CLIENTS} clients, ${latencies.length} requests; p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`)
+console.log(
+  `Soak: ${SECONDS} s, ${CLIENTS} clients, ${latencies.length} requests; p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`
+)
 console.log('Backend calls by mode:', backend.calls)
 console.table(outcomes)
 if (CONTACT_CLIENTS > 0) {
@@ -106,26 +123,37 @@ if (CONTACT_CLIENTS > 0) {
   console.log(
     `Contact: ${contact.sends} messages sent (${contact.doubleSubmits} of them twice at once), ${received.size} answered as received; ` +
       `the backend got ${total} POST messages (${replays} repeats of a stored message, recognised by Idempotency-Key) and stores ${backend.messages.length}; ` +
-      `all delivered ${(deliveredAfterMs / 1000).toFixed(1)} s after it recovered`,
+      `all delivered ${(deliveredAfterMs / 1000).toFixed(1)} s after it recovered`
   )
   console.log('POST messages by backend mode:', byMode)
   console.table(contact.byMode)
   for (const { comments, stored } of deliveryProblems) {
-    failures.push({ mode: 'healthy (after)', path: '/api/contact', problem: `a message told as received is stored ${stored} times: ${comments}` })
+    failures.push({
+      mode: 'healthy (after)',
+      path: '/api/contact',
+      problem: `a message told as received is stored ${stored} times: ${comments}`,
+    })
   }
 }
 if (failures.length) {
   console.error(`${failures.length} bad answers, e.g.:`)
-  for (const failure of failures.slice(0, 15)) console.error(`  [backend ${failure.mode}] ${failure.path}: ${failure.problem}`)
+  for (const failure of failures.slice(0, 15))
+    console.error(`  [backend ${failure.mode}] ${failure.path}: ${failure.problem}`)
   process.exit(1)
 }
 console.log('Every answer was a page, a proper error page or a redirect, and every page came back.')
-if (CONTACT_CLIENTS > 0) console.log('Every message told as received is in the backend exactly once.')
+if (CONTACT_CLIENTS > 0)
+  console.log('Every message told as received is in the backend exactly once.')
 
 async function client(end) {
   while (Date.now() < end) {
     const roll = Math.random()
-    const target = roll < 0.05 ? '/en/nope' : roll < 0.08 ? '/fr/about' : PAGES[Math.floor(Math.random() * PAGES.length)]
+    const target =
+      roll < 0.05
+        ? '/en/nope'
+        : roll < 0.08
+          ? '/fr/about'
+          : PAGES[Math.floor(Math.random() * PAGES.length)]
     const conditional = roll > 0.8 && etags.has(target)
     await check(target, conditional ? { 'If-None-Match': etags.get(target) } : {})
   }
@@ -137,13 +165,19 @@ async function check(target, headers) {
   const started = Date.now()
   let outcome
   try {
-    const response = await fetch(site.origin + target, { headers, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_DEADLINE_MS) })
+    const response = await fetch(site.origin + target, {
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
+    })
     const body = await response.text()
     latencies.push(Date.now() - started)
     const problem = judge(target, headers, response, body)
     outcome = `${response.status} ${response.headers.get('X-Page-Cache') ?? ''}`.trim()
-    if (problem) failures.push({ mode: during, path: target, problem: `${response.status}: ${problem}` })
-    if (response.status === 200 && response.headers.get('ETag')) etags.set(target, response.headers.get('ETag'))
+    if (problem)
+      failures.push({ mode: during, path: target, problem: `${response.status}: ${problem}` })
+    if (response.status === 200 && response.headers.get('ETag'))
+      etags.set(target, response.headers.get('ETag'))
   } catch (error) {
     outcome = 'no answer'
     failures.push({ mode: during, path: target, problem: String(error) })
@@ -156,14 +190,26 @@ async function check(target, headers) {
 function judge(target, headers, response, body) {
   const type = response.headers.get('Content-Type') ?? ''
   if (!response.headers.get('Content-Security-Policy')) return 'no security headers'
-  if (target === '/fr/about') return response.status === 302 && response.headers.get('Location') === '/' ? '' : 'not the redirect home'
+  if (target === '/fr/about')
+    return response.status === 302 && response.headers.get('Location') === '/'
+      ? ''
+      : 'not the redirect home'
   if (response.status === 304) return headers['If-None-Match'] ? '' : '304 without If-None-Match'
   if (![200, 404, 503].includes(response.status)) return 'unexpected status'
-  if (!/^text\/html/.test(type) || !/^<!DOCTYPE html>/i.test(body) || !body.trimEnd().endsWith('</html>')) return 'not a whole HTML page'
+  if (
+    !/^text\/html/.test(type) ||
+    !/^<!DOCTYPE html>/i.test(body) ||
+    !body.trimEnd().endsWith('</html>')
+  )
+    return 'not a whole HTML page'
   if (target === '/en/nope') return response.status === 404 ? '' : 'the unknown page is not a 404'
   if (response.status === 404) return 'a page answered 404'
   if (response.status === 503) {
-    if (!response.headers.get('Retry-After') || response.headers.get('Cache-Control') !== 'no-store') return '503 without Retry-After/no-store'
+    if (
+      !response.headers.get('Retry-After') ||
+      response.headers.get('Cache-Control') !== 'no-store'
+    )
+      return '503 without Retry-After/no-store'
     return ''
   }
   return /<main\b/.test(body) ? '' : 'a 200 without the page'
@@ -184,7 +230,9 @@ async function contactClient(end, index) {
     const twice = n % 5 === 0
     contact.sends += 1
     if (twice) contact.doubleSubmits += 1
-    const sends = Array.from({ length: twice ? 2 : 1 }, () => sendMessage(comments, client, viaForm))
+    const sends = Array.from({ length: twice ? 2 : 1 }, () =>
+      sendMessage(comments, client, viaForm)
+    )
     const answers = await Promise.all(sends)
     if (answers.some((answer) => answer.ok)) received.add(comments)
     await sleep(200)
@@ -195,21 +243,35 @@ async function contactClient(end, index) {
 async function sendMessage(comments, client, viaForm) {
   const during = mode
   const fields = { name: 'Soak Visitor', email: 'soak@example.com', comments, website: '' }
-  const headers = { Origin: site.origin, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': client }
+  const headers = {
+    Origin: site.origin,
+    'Sec-Fetch-Site': 'same-origin',
+    'CF-Connecting-IP': client,
+  }
   let outcome
   let ok = false
   try {
     const response = await fetch(`${site.origin}${viaForm ? '/en/contact-us' : '/api/contact'}`, {
       method: 'POST',
-      headers: { ...headers, 'Content-Type': viaForm ? 'application/x-www-form-urlencoded' : 'application/json' },
+      headers: {
+        ...headers,
+        'Content-Type': viaForm ? 'application/x-www-form-urlencoded' : 'application/json',
+      },
       body: viaForm ? new URLSearchParams(fields).toString() : JSON.stringify(fields),
       redirect: 'manual',
       signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
     })
     const body = await response.text()
-    ok = viaForm ? response.status === 303 && (response.headers.get('Location') ?? '').endsWith('?sent=1') : response.status === 200 && body === '{"ok":true}'
+    ok = viaForm
+      ? response.status === 303 && (response.headers.get('Location') ?? '').endsWith('?sent=1')
+      : response.status === 200 && body === '{"ok":true}'
     outcome = `${viaForm ? 'form' : 'island'} ${response.status}`
-    if (!ok) failures.push({ mode: during, path: viaForm ? '/en/contact-us' : '/api/contact', problem: `${response.status}: a message not answered as received` })
+    if (!ok)
+      failures.push({
+        mode: during,
+        path: viaForm ? '/en/contact-us' : '/api/contact',
+        problem: `${response.status}: a message not answered as received`,
+      })
   } catch (error) {
     outcome = 'no answer'
     failures.push({ mode: during, path: '/api/contact', problem: String(error) })
@@ -225,12 +287,16 @@ async function sendMessage(comments, client, viaForm) {
  * Resolves with the time the last one arrived.
  */
 async function delivered() {
-  const count = (comments) => backend.messages.filter((message) => message.comments === comments).length
+  const count = (comments) =>
+    backend.messages.filter((message) => message.comments === comments).length
   const deadline = Date.now() + DELIVERY_SECONDS * 1000
-  while (Date.now() < deadline && [...received].some((comments) => count(comments) === 0)) await sleep(250)
+  while (Date.now() < deadline && [...received].some((comments) => count(comments) === 0))
+    await sleep(250)
   const arrived = Date.now()
   await sleep(3_000)
-  deliveryProblems = [...received].map((comments) => ({ comments, stored: count(comments) })).filter(({ stored }) => stored !== 1)
+  deliveryProblems = [...received]
+    .map((comments) => ({ comments, stored: count(comments) }))
+    .filter(({ stored }) => stored !== 1)
   return arrived
 }
 
@@ -240,11 +306,21 @@ async function recovers() {
   for (const page of PAGES) {
     let status = 0
     while (Date.now() < deadline) {
-      status = await fetch(site.origin + page, { signal: AbortSignal.timeout(ANSWER_DEADLINE_MS) }).then((r) => r.text().then(() => r.status), () => 0)
+      status = await fetch(site.origin + page, {
+        signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
+      }).then(
+        (r) => r.text().then(() => r.status),
+        () => 0
+      )
       if (status === 200) break
       await sleep(500)
     }
-    if (status !== 200) failures.push({ mode: 'healthy (after)', path: page, problem: `still ${status} ${RECOVERY_DEADLINE_MS / 1000} s after the backend recovered` })
+    if (status !== 200)
+      failures.push({
+        mode: 'healthy (after)',
+        path: page,
+        problem: `still ${status} ${RECOVERY_DEADLINE_MS / 1000} s after the backend recovered`,
+      })
   }
 }
 

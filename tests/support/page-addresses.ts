@@ -20,7 +20,9 @@ export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPayloadSc
  */
 export const SAMPLE_PROJECT_KEY = '/enterprises/3-northern-avenue-business-centre'
 
-export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) => [...PAGE_KEYS, SAMPLE_PROJECT_KEY].map((key) => localizePath(key, lng)))
+export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) =>
+  [...PAGE_KEYS, SAMPLE_PROJECT_KEY].map((key) => localizePath(key, lng))
+)
 
 /**
  * One page of each kind, each kind in another language: home (the carousel), about, contact (the
@@ -28,4 +30,10 @@ export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) => [...
  * images), not its language: the specs that take every address (visitor-pages, visitor-words,
  * routes) already show every page in every language.
  */
-export const ONE_PAGE_OF_EACH_KIND: readonly string[] = ['/', '/en/about', '/ru/contact-us', '/en/enterprises', SAMPLE_PROJECT_KEY]
+export const ONE_PAGE_OF_EACH_KIND: readonly string[] = [
+  '/',
+  '/en/about',
+  '/ru/contact-us',
+  '/en/enterprises',
+  SAMPLE_PROJECT_KEY,
+]

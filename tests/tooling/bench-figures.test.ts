@@ -48,7 +48,11 @@ Run the bench.
 function run(overrides: Partial<Run>): Run {
   return {
     sections: [
-      { name: 'serving', title: 'Serving', blocks: ['| target | req/s |\n|---|---|\n| cached page | 610 |'] },
+      {
+        name: 'serving',
+        title: 'Serving',
+        blocks: ['| target | req/s |\n|---|---|\n| cached page | 610 |'],
+      },
       { name: 'freshness', title: 'Freshness', blocks: ['worst staleness 350 s'] },
     ],
     complete: true,
@@ -60,7 +64,11 @@ function run(overrides: Partial<Run>): Run {
 }
 
 function bench(args: string[]) {
-  return spawnSync(process.execPath, ['scripts/bench/index.mjs', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 })
+  return spawnSync(process.execPath, ['scripts/bench/index.mjs', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
 }
 
 describe('the bench writing its figures into a page (--write)', () => {
@@ -71,33 +79,56 @@ describe('the bench writing its figures into a page (--write)', () => {
     expect(next).not.toContain('| cached page | 500 |')
     expect(next).not.toContain('2026-11-01')
     expect(next.match(/Measured on/g)).toHaveLength(1)
-    expect(next.startsWith('# Performance\n\nWhat the figures are.\n\n<!-- bench:figures -->')).toBe(true)
-    expect(next.endsWith('<!-- /bench:figures -->\n\n## How to measure\n\nRun the bench.\n')).toBe(true)
+    expect(
+      next.startsWith('# Performance\n\nWhat the figures are.\n\n<!-- bench:figures -->')
+    ).toBe(true)
+    expect(next.endsWith('<!-- /bench:figures -->\n\n## How to measure\n\nRun the bench.\n')).toBe(
+      true
+    )
   })
 
   it('running it again replaces the figures instead of adding to them', () => {
     const once = replaceFigures(PAGE, run({}))
     expect(replaceFigures(once, run({}))).toBe(once)
-    const partial = run({ complete: false, command: 'npm run bench:serving', sections: [run({}).sections[0]!] })
+    const partial = run({
+      complete: false,
+      command: 'npm run bench:serving',
+      sections: [run({}).sections[0]!],
+    })
     const twice = replaceFigures(replaceFigures(once, partial), partial)
     expect(twice).toBe(replaceFigures(once, partial))
     expect(twice.match(/<!-- bench:serving -->/g)).toHaveLength(1)
   })
 
   it("a run of one step replaces only that step's section, which then names its own date and machine", () => {
-    const serving = run({ complete: false, command: 'npm run bench:serving', sections: [run({}).sections[0]!] })
+    const serving = run({
+      complete: false,
+      command: 'npm run bench:serving',
+      sections: [run({}).sections[0]!],
+    })
     const next = replaceFigures(PAGE, serving)
     expect(next).toContain('| cached page | 610 |')
-    expect(next).toContain('Measured on 2026-11-26 with `npm run bench:serving`, on a 2-core test machine.')
+    expect(next).toContain(
+      'Measured on 2026-11-26 with `npm run bench:serving`, on a 2-core test machine.'
+    )
     // The other step and the whole run's line are as they were.
     expect(next).toContain('worst staleness 354 s')
     expect(next).toContain('Measured on 2026-11-01 with `npm run bench`, on an old machine.')
   })
 
   it('a step the page has no section for yet gets one at the end of the figures', () => {
-    const abuse = { name: 'image-abuse', title: "The image route's fences", blocks: ['workerd +99 MB'] }
-    const next = replaceFigures(PAGE, run({ complete: false, command: 'npm run bench:image-abuse', sections: [abuse] }))
-    expect(next).toMatch(/<!-- \/bench:freshness -->\n\n<!-- bench:image-abuse -->[\s\S]*workerd \+99 MB\n\n<!-- \/bench:image-abuse -->\n<!-- \/bench:figures -->/)
+    const abuse = {
+      name: 'image-abuse',
+      title: "The image route's fences",
+      blocks: ['workerd +99 MB'],
+    }
+    const next = replaceFigures(
+      PAGE,
+      run({ complete: false, command: 'npm run bench:image-abuse', sections: [abuse] })
+    )
+    expect(next).toMatch(
+      /<!-- \/bench:freshness -->\n\n<!-- bench:image-abuse -->[\s\S]*workerd \+99 MB\n\n<!-- \/bench:image-abuse -->\n<!-- \/bench:figures -->/
+    )
   })
 
   it('a page with two figures sections is refused and left as it was', () => {
@@ -112,7 +143,9 @@ describe('the bench writing its figures into a page (--write)', () => {
     writeFileSync(file, '# Performance\n\nNo markers here.\n')
     const result = bench(['freshness', '--write', file])
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain(`${file} has no figures section to replace: put a line <!-- bench:figures --> and a line <!-- /bench:figures -->`)
+    expect(result.stderr).toContain(
+      `${file} has no figures section to replace: put a line <!-- bench:figures --> and a line <!-- /bench:figures -->`
+    )
     expect(result.stdout).not.toContain('Machine:')
     expect(readFileSync(file, 'utf8')).toBe('# Performance\n\nNo markers here.\n')
   })
@@ -121,7 +154,9 @@ describe('the bench writing its figures into a page (--write)', () => {
     const result = bench(['servng'])
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('no bench step "servng"')
-    expect(result.stderr).toContain('steps: lighthouse, first-load, serving, page-weights, images, camera-images, navigations, image-abuse, freshness')
+    expect(result.stderr).toContain(
+      'steps: lighthouse, first-load, serving, page-weights, images, camera-images, navigations, image-abuse, freshness'
+    )
     expect(result.stdout).not.toContain('Machine:')
   })
 })

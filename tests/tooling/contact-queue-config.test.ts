@@ -9,7 +9,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { experimental_readRawConfig, unstable_readConfig } from 'wrangler'
-import { CONTACT_MAX_RETRIES, CONTACT_RETRY_DELAYS, delayBefore, MAX_DELAY_SECONDS, scheduleSpanSeconds } from '../../src/contact/retry-schedule'
+import {
+  CONTACT_MAX_RETRIES,
+  CONTACT_RETRY_DELAYS,
+  delayBefore,
+  MAX_DELAY_SECONDS,
+  scheduleSpanSeconds,
+} from '../../src/contact/retry-schedule'
 import { queueHandlerFor } from '../../src/queues'
 
 const CONFIG = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../wrangler.toml')
@@ -17,9 +23,16 @@ const { rawConfig } = experimental_readRawConfig({ config: CONFIG }, { hideWarni
 const ENVIRONMENTS = ['', ...Object.keys(rawConfig.env ?? {})]
 
 describe.each(ENVIRONMENTS)('wrangler.toml %s', (env) => {
-  const resolved = unstable_readConfig({ config: CONFIG, env: env || undefined }, { hideWarnings: true })
+  const resolved = unstable_readConfig(
+    { config: CONFIG, env: env || undefined },
+    { hideWarnings: true }
+  )
   const producers = (resolved.queues.producers ?? []) as { binding: string; queue: string }[]
-  const consumers = (resolved.queues.consumers ?? []) as { queue: string; max_retries?: number; dead_letter_queue?: string }[]
+  const consumers = (resolved.queues.consumers ?? []) as {
+    queue: string
+    max_retries?: number
+    dead_letter_queue?: string
+  }[]
   const producer = producers.find((queue) => queue.binding === 'CONTACT_QUEUE')
   const contact = consumers.find((consumer) => consumer.queue === producer?.queue)
 
@@ -43,7 +56,8 @@ describe.each(ENVIRONMENTS)('wrangler.toml %s', (env) => {
 describe('the contact retry schedule', () => {
   it('tries again first within a minute, then after growing delays, each within the platform’s 12 h', () => {
     expect(CONTACT_RETRY_DELAYS[0]).toBeLessThanOrEqual(60)
-    for (let i = 1; i < CONTACT_RETRY_DELAYS.length; i++) expect(CONTACT_RETRY_DELAYS[i]).toBeGreaterThan(CONTACT_RETRY_DELAYS[i - 1]!)
+    for (let i = 1; i < CONTACT_RETRY_DELAYS.length; i++)
+      expect(CONTACT_RETRY_DELAYS[i]).toBeGreaterThan(CONTACT_RETRY_DELAYS[i - 1]!)
     expect(Math.max(...CONTACT_RETRY_DELAYS)).toBeLessThanOrEqual(43_200)
     expect(CONTACT_MAX_RETRIES).toBeLessThanOrEqual(100)
   })
@@ -57,7 +71,8 @@ describe('the contact retry schedule', () => {
   it('reads CONTACT_RETRY_MAX_DELAY_SECONDS as a cap, and anything unreadable as none', () => {
     expect(delayBefore(1, { CONTACT_RETRY_MAX_DELAY_SECONDS: '1' })).toBe(1)
     expect(delayBefore(12, { CONTACT_RETRY_MAX_DELAY_SECONDS: '0' })).toBe(0)
-    for (const value of ['', 'soon', '-5', '86400']) expect(delayBefore(12, { CONTACT_RETRY_MAX_DELAY_SECONDS: value })).toBe(43_200)
+    for (const value of ['', 'soon', '-5', '86400'])
+      expect(delayBefore(12, { CONTACT_RETRY_MAX_DELAY_SECONDS: value })).toBe(43_200)
     expect(delayBefore(99, { CONTACT_RETRY_MAX_DELAY_SECONDS: '43200' })).toBe(43_200)
   })
 })

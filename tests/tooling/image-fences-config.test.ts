@@ -13,12 +13,17 @@ const CONFIG = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
 const read = (env?: string) => unstable_readConfig({ config: CONFIG, env }, { hideWarnings: true })
 
 describe('wrangler.toml: the image route fences', () => {
-  it.each(['', 'staging', 'production'])('limits image misses per client to at least 100 a minute (%s)', (env) => {
-    const limiter = (read(env || undefined).ratelimits ?? []).find((limit: { name: string }) => limit.name === 'IMAGE_RATE_LIMITER')
-    expect(limiter).toBeDefined()
-    expect(limiter.simple.period).toBe(60)
-    expect(limiter.simple.limit).toBeGreaterThanOrEqual(100)
-  })
+  it.each(['', 'staging', 'production'])(
+    'limits image misses per client to at least 100 a minute (%s)',
+    (env) => {
+      const limiter = (read(env || undefined).ratelimits ?? []).find(
+        (limit: { name: string }) => limit.name === 'IMAGE_RATE_LIMITER'
+      )
+      expect(limiter).toBeDefined()
+      expect(limiter.simple.period).toBe(60)
+      expect(limiter.simple.limit).toBeGreaterThanOrEqual(100)
+    }
+  )
 
   it.each(['staging', 'production'])('requires IMAGE_URL_SECRET in %s', (env) => {
     expect(read(env).secrets?.required).toContain('IMAGE_URL_SECRET')

@@ -15,7 +15,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SECRET = 'operator-secret'
 const memoryKv = () => {
   const keys = new Map<string, string>()
-  return { get: async (key: string) => keys.get(key) ?? null, put: async (key: string, value: string) => void keys.set(key, value) } as unknown as KVNamespace
+  return {
+    get: async (key: string) => keys.get(key) ?? null,
+    put: async (key: string, value: string) => void keys.set(key, value),
+  } as unknown as KVNamespace
 }
 
 let close: (() => void) | undefined
@@ -35,7 +38,9 @@ async function fakeSite(report: unknown) {
       kv: memoryKv(),
     })
     calls.push({ path: request.url ?? '', body, verdict: verdict.ok ? 'ok' : verdict.reason })
-    response.writeHead(verdict.ok ? 200 : 401, { 'Content-Type': 'application/json' }).end(JSON.stringify(verdict.ok ? report : { error: 'signature wrong' }))
+    response
+      .writeHead(verdict.ok ? 200 : 401, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(verdict.ok ? report : { error: 'signature wrong' }))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   close = () => server.close()
@@ -44,7 +49,10 @@ async function fakeSite(report: unknown) {
 
 function resend(args: string[], secret: string | undefined) {
   return new Promise<{ status: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['scripts/ops/resend-contact.mjs', ...args], { cwd: ROOT, env: { ...process.env, PUBLISH_SECRET: secret ?? '' } })
+    const child = spawn(process.execPath, ['scripts/ops/resend-contact.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PUBLISH_SECRET: secret ?? '' },
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

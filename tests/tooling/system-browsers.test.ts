@@ -7,7 +7,15 @@
  * stand-in npm of run-tests.test.ts, so nothing here starts a browser or a server.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,7 +43,10 @@ function freshMachine({ apt = true } = {}): Machine {
   mkdirSync(pathDir)
   if (apt) {
     const wrapper = path.join(pathDir, 'apt-get')
-    writeFileSync(wrapper, `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, 'tests/tooling/fixtures/fake-apt-get.mjs')}' "$@"\n`)
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nexec '${process.execPath}' '${path.join(ROOT, 'tests/tooling/fixtures/fake-apt-get.mjs')}' "$@"\n`
+    )
     chmodSync(wrapper, 0o755)
   }
   return { binDir, pathDir, calls: path.join(dir, 'apt-calls.txt') }
@@ -45,7 +56,13 @@ function aptCalls(machine: Machine): string[] {
   return existsSync(machine.calls) ? readFileSync(machine.calls, 'utf8').trimEnd().split('\n') : []
 }
 
-function run(script: string, args: string[], machine: Machine, env: Record<string, string | undefined> = {}, options: SpawnSyncOptions = {}) {
+function run(
+  script: string,
+  args: string[],
+  machine: Machine,
+  env: Record<string, string | undefined> = {},
+  options: SpawnSyncOptions = {}
+) {
   const result = spawnSync(process.execPath, [script, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -67,18 +84,32 @@ function run(script: string, args: string[], machine: Machine, env: Record<strin
   const stdout = String(result.stdout)
   const logDir = /go to (\S+)\/$/m.exec(stdout)?.[1]
   if (logDir) onTestFinished(() => rmSync(logDir, { recursive: true, force: true }))
-  return { status: result.status, lines: stdout.trimEnd().split('\n'), output: stdout + String(result.stderr), logDir }
+  return {
+    status: result.status,
+    lines: stdout.trimEnd().split('\n'),
+    output: stdout + String(result.stderr),
+    logDir,
+  }
 }
 
-const npmTest = (args: string[], machine: Machine, env?: Record<string, string | undefined>, options?: SpawnSyncOptions) => run('scripts/run-tests.mjs', args, machine, env, options)
+const npmTest = (
+  args: string[],
+  machine: Machine,
+  env?: Record<string, string | undefined>,
+  options?: SpawnSyncOptions
+) => run('scripts/run-tests.mjs', args, machine, env, options)
 
 describe('npm test on a machine without Debian’s chromium', () => {
   it('installs it with apt-get, updating the package lists first on a fresh machine, says so in one line, and runs the browser tests', () => {
     const machine = freshMachine()
-    const { status, lines, output } = npmTest(['browser tests'], machine, { FAKE_APT_MODE: 'fresh' })
+    const { status, lines, output } = npmTest(['browser tests'], machine, {
+      FAKE_APT_MODE: 'fresh',
+    })
     expect(status, output).toBe(0)
     expect(lines.filter((line) => line.includes('apt-get'))).toEqual([
-      expect.stringMatching(/^npm test: installing chromium \(the browser tests need a Chromium with the back\/forward cache, .*\): apt-get install -y --no-install-recommends chromium$/),
+      expect.stringMatching(
+        /^npm test: installing chromium \(the browser tests need a Chromium with the back\/forward cache, .*\): apt-get install -y --no-install-recommends chromium$/
+      ),
     ])
     expect(aptCalls(machine)).toEqual([
       'apt-get install -y --no-install-recommends chromium (DEBIAN_FRONTEND=noninteractive)',
@@ -86,7 +117,9 @@ describe('npm test on a machine without Debian’s chromium', () => {
       'apt-get install -y --no-install-recommends chromium (DEBIAN_FRONTEND=noninteractive)',
     ])
     expect(existsSync(path.join(machine.binDir, 'chromium'))).toBe(true)
-    expect(lines).toContainEqual(expect.stringMatching(/^ok browser tests \(\d+ s\): e2e: 3 passed, 0 failed, 0 skipped$/))
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ok browser tests \(\d+ s\): e2e: 3 passed, 0 failed, 0 skipped$/)
+    )
     expect(lines.at(-1)).toBe('npm test: all 1 stages passed')
   })
 
@@ -106,16 +139,25 @@ describe('npm test on a machine without Debian’s chromium', () => {
     const machine = freshMachine({ apt: false })
     const { status, lines, output } = npmTest([], machine)
     expect(status, output).toBe(1)
-    expect(lines.at(-1)).toMatch(/^npm test: not installed: .*\/chromium \(.*\)\. This machine has no apt-get: install chromium with its package manager, then run this again\.$/)
+    expect(lines.at(-1)).toMatch(
+      /^npm test: not installed: .*\/chromium \(.*\)\. This machine has no apt-get: install chromium with its package manager, then run this again\.$/
+    )
     expect(output).not.toMatch(/^-> /m)
   })
 
   it('stops before any stage when apt-get fails, naming its log and the command to run', () => {
     const machine = freshMachine()
-    const { status, lines, output, logDir } = npmTest(['browser tests', 'freshness'], machine, { FAKE_APT_MODE: 'broken' })
+    const { status, lines, output, logDir } = npmTest(['browser tests', 'freshness'], machine, {
+      FAKE_APT_MODE: 'broken',
+    })
     expect(status, output).toBe(1)
-    expect(lines.slice(-2)).toEqual([`npm test: could not install chromium: apt-get failed (its output: ${logDir}/apt-get.log). Install with:`, '  sudo apt-get install -y chromium'])
-    expect(readFileSync(`${logDir}/apt-get.log`, 'utf8')).toContain('E: Unable to locate package (stand-in)')
+    expect(lines.slice(-2)).toEqual([
+      `npm test: could not install chromium: apt-get failed (its output: ${logDir}/apt-get.log). Install with:`,
+      '  sudo apt-get install -y chromium',
+    ])
+    expect(readFileSync(`${logDir}/apt-get.log`, 'utf8')).toContain(
+      'E: Unable to locate package (stand-in)'
+    )
     expect(output).not.toMatch(/^-> /m)
   })
 
@@ -137,29 +179,50 @@ describe('npm run test:engines on a machine without Firefox ESR and WebKitGTK', 
   it('installs firefox-esr, webkit2gtk-driver and xvfb with apt-get in one line, then runs the visitor specs in both', () => {
     const machine = freshMachine()
     // `--list`: Playwright names the specs it would run in each engine, and starts no browser.
-    const { status, lines, output } = run('scripts/test-engines.mjs', ['--list'], machine, { PATH: `${machine.pathDir}${path.delimiter}${path.dirname(process.execPath)}` })
+    const { status, lines, output } = run('scripts/test-engines.mjs', ['--list'], machine, {
+      PATH: `${machine.pathDir}${path.delimiter}${path.dirname(process.execPath)}`,
+    })
     expect(status, output).toBe(0)
     expect(lines.filter((line) => line.includes('apt-get'))).toEqual([
-      expect.stringMatching(/^test:engines: installing firefox-esr webkit2gtk-driver xvfb \(.*\): apt-get install -y --no-install-recommends firefox-esr webkit2gtk-driver xvfb$/),
+      expect.stringMatching(
+        /^test:engines: installing firefox-esr webkit2gtk-driver xvfb \(.*\): apt-get install -y --no-install-recommends firefox-esr webkit2gtk-driver xvfb$/
+      ),
     ])
-    expect(aptCalls(machine)).toEqual(['apt-get install -y --no-install-recommends firefox-esr webkit2gtk-driver xvfb (DEBIAN_FRONTEND=noninteractive)'])
-    expect(lines).toContain('test:engines: Firefox ESR and WebKitGTK (WebKitWebDriver) (display :99)')
+    expect(aptCalls(machine)).toEqual([
+      'apt-get install -y --no-install-recommends firefox-esr webkit2gtk-driver xvfb (DEBIAN_FRONTEND=noninteractive)',
+    ])
+    expect(lines).toContain(
+      'test:engines: Firefox ESR and WebKitGTK (WebKitWebDriver) (display :99)'
+    )
     expect(output).toMatch(/\[firefox-esr\] › visitor-pages\.spec\.ts/)
     expect(output).toMatch(/\[webkitgtk\] › visitor-words\.spec\.ts/)
   })
 
   it('stops before any test, naming the one sudo command, when it is not root', () => {
     const machine = freshMachine()
-    const { status, output } = run('scripts/test-engines.mjs', [], machine, {}, { uid: 65534, gid: 65534 })
+    const { status, output } = run(
+      'scripts/test-engines.mjs',
+      [],
+      machine,
+      {},
+      { uid: 65534, gid: 65534 }
+    )
     expect(status, output).toBe(1)
-    expect(output).toContain('\n  sudo apt-get install -y firefox-esr webkit2gtk-driver xvfb\ntest:engines: FAILED: nothing run.')
+    expect(output).toContain(
+      '\n  sudo apt-get install -y firefox-esr webkit2gtk-driver xvfb\ntest:engines: FAILED: nothing run.'
+    )
     expect(aptCalls(machine)).toEqual([])
   })
 
   it('needs no xvfb when there is a display, and only the engine E2E_ENGINES names', () => {
     const machine = freshMachine({ apt: false })
-    const { status, output } = run('scripts/test-engines.mjs', [], machine, { DISPLAY: ':5', E2E_ENGINES: 'webkitgtk' })
+    const { status, output } = run('scripts/test-engines.mjs', [], machine, {
+      DISPLAY: ':5',
+      E2E_ENGINES: 'webkitgtk',
+    })
     expect(status, output).toBe(1)
-    expect(output).toContain('This machine has no apt-get: install webkit2gtk-driver with its package manager')
+    expect(output).toContain(
+      'This machine has no apt-get: install webkit2gtk-driver with its package manager'
+    )
   })
 })

@@ -16,7 +16,9 @@ afterEach(() => {
 
 describe('the bench bypass', () => {
   const token = 'bench-secret'
-  const bypass = (mode: string, given = token) => ({ headers: { [BYPASS_HEADER]: mode, [BYPASS_TOKEN_HEADER]: given } })
+  const bypass = (mode: string, given = token) => ({
+    headers: { [BYPASS_HEADER]: mode, [BYPASS_TOKEN_HEADER]: given },
+  })
 
   it("renders from cached payloads with 'page', and loads every payload with 'all'", async () => {
     backend = fakeBackend()
@@ -37,11 +39,17 @@ describe('the bench bypass', () => {
   it('is ignored without the right token, or when no token is configured', async () => {
     backend = fakeBackend()
     await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }))
-    const wrong = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: token }), bypass('all', 'guess'))
+    const wrong = await fetchPage(
+      '/en',
+      backend.env({ CACHE_BYPASS_TOKEN: token }),
+      bypass('all', 'guess')
+    )
     expect(wrong.headers.get('X-Page-Cache')).toBe('hit')
     const unset = await fetchPage('/en', backend.env({ CACHE_BYPASS_TOKEN: '' }), bypass('all', ''))
     expect(unset.headers.get('X-Page-Cache')).toBe('hit')
-    const noCache = await fetchPage('/en', backend.env(), { headers: { 'Cache-Control': 'no-cache', Pragma: 'no-cache' } })
+    const noCache = await fetchPage('/en', backend.env(), {
+      headers: { 'Cache-Control': 'no-cache', Pragma: 'no-cache' },
+    })
     expect(noCache.headers.get('X-Page-Cache')).toBe('hit')
   })
 })

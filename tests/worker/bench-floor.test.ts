@@ -21,7 +21,10 @@ describe('the bench floor page', () => {
 
   it("is an unknown page when BENCH_FLOOR_PAGE is anything but 'on'", async () => {
     backend = fakeBackend()
-    const response = await fetchPage(FLOOR_PAGE_PATH, { ...backend.env(), BENCH_FLOOR_PAGE: 'true' })
+    const response = await fetchPage(FLOOR_PAGE_PATH, {
+      ...backend.env(),
+      BENCH_FLOOR_PAGE: 'true',
+    })
     expect(response.status).toBe(404)
   })
 

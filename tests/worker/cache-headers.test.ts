@@ -6,7 +6,11 @@
  */
 import CachePolicy from 'http-cache-semantics'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BROWSER_CACHE_CONTROL, EDGE_CACHE_CONTROL, STALE_SECONDS } from '../../src/middleware/page-cache'
+import {
+  BROWSER_CACHE_CONTROL,
+  EDGE_CACHE_CONTROL,
+  STALE_SECONDS,
+} from '../../src/middleware/page-cache'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { fakeBackend } from './support/fake-backend'
 import { fetchPage } from './support/worker'
@@ -17,34 +21,50 @@ afterEach(() => backend?.restore())
 const NAVIGATION = { method: 'GET', headers: { accept: 'text/html', host: 'localhost' } }
 
 function headersOf(response: Response): Record<string, string> {
-  return Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]))
+  return Object.fromEntries(
+    [...response.headers].map(([name, value]) => [name.toLowerCase(), value])
+  )
 }
 
 /** The page as a browser's cache holds it, `ageSeconds` after it came. */
 function browserCopy(response: Response, ageSeconds = 0): CachePolicy {
-  return new CachePolicy(NAVIGATION, { status: response.status, headers: { ...headersOf(response), age: String(ageSeconds) } }, { shared: false })
+  return new CachePolicy(
+    NAVIGATION,
+    { status: response.status, headers: { ...headersOf(response), age: String(ageSeconds) } },
+    { shared: false }
+  )
 }
 
 /** The page as Cloudflare's cache holds it: its targeted field read in place of Cache-Control (RFC 9213). */
 function edgeCopy(response: Response, ageSeconds: number): CachePolicy {
   const headers = headersOf(response)
   const edge = headers[EDGE_CACHE_CONTROL.toLowerCase()]
-  return new CachePolicy(NAVIGATION, { status: response.status, headers: { ...headers, 'cache-control': edge ?? '', age: String(ageSeconds) } }, { shared: true })
+  return new CachePolicy(
+    NAVIGATION,
+    {
+      status: response.status,
+      headers: { ...headers, 'cache-control': edge ?? '', age: String(ageSeconds) },
+    },
+    { shared: true }
+  )
 }
 
 describe('page caching headers, as a browser reads them', () => {
-  it.each(PAGE_ADDRESSES)('%s: a browser keeps the page for 0 s and asks again at every navigation', async (path) => {
-    backend = fakeBackend()
-    const page = await fetchPage(path, backend.env())
-    expect(page.status).toBe(200)
-    expect(page.headers.get('Cache-Control')).toBe(BROWSER_CACHE_CONTROL)
-    const copy = browserCopy(page)
-    expect(copy.storable()).toBe(true)
-    expect(copy.timeToLive()).toBe(0)
-    const next = copy.evaluateRequest(NAVIGATION)
-    expect(next.revalidation?.synchronous).toBe(true)
-    expect(next.revalidation?.headers['if-none-match']).toBe(page.headers.get('ETag'))
-  })
+  it.each(PAGE_ADDRESSES)(
+    '%s: a browser keeps the page for 0 s and asks again at every navigation',
+    async (path) => {
+      backend = fakeBackend()
+      const page = await fetchPage(path, backend.env())
+      expect(page.status).toBe(200)
+      expect(page.headers.get('Cache-Control')).toBe(BROWSER_CACHE_CONTROL)
+      const copy = browserCopy(page)
+      expect(copy.storable()).toBe(true)
+      expect(copy.timeToLive()).toBe(0)
+      const next = copy.evaluateRequest(NAVIGATION)
+      expect(next.revalidation?.synchronous).toBe(true)
+      expect(next.revalidation?.headers['if-none-match']).toBe(page.headers.get('ETag'))
+    }
+  )
 
   it('never lets a browser show its copy while it refetches, however old the copy is', async () => {
     backend = fakeBackend()
@@ -60,29 +80,36 @@ describe('page caching headers, as a browser reads them', () => {
     backend = fakeBackend()
     const page = await fetchPage('/ru/enterprises', backend.env())
     const revalidation = browserCopy(page).evaluateRequest(NAVIGATION).revalidation!
-    const again = await fetchPage('/ru/enterprises', backend.env(), { headers: revalidation.headers as Record<string, string> })
+    const again = await fetchPage('/ru/enterprises', backend.env(), {
+      headers: revalidation.headers as Record<string, string>,
+    })
     expect(again.status).toBe(304)
     expect(again.headers.get('Cache-Control')).toBe(BROWSER_CACHE_CONTROL)
   })
 })
 
 describe('page caching headers, as the edge reads them', () => {
-  it.each(['miss', 'hit'])('a page (%s in the worker) is fresh at the edge for PAGE_CACHE_TTL, then served stale while it revalidates', async (status) => {
-    backend = fakeBackend()
-    await fetchPage('/en/contact-us', backend.env())
-    if (status === 'hit') await fetchPage('/en/contact-us', backend.env())
-    const page = await fetchPage('/en/contact-us', backend.env({ PAGE_CACHE_TTL: '45' }))
-    expect(page.headers.get(EDGE_CACHE_CONTROL)).toBe(`public, max-age=45, stale-while-revalidate=${STALE_SECONDS}`)
-    expect(page.headers.get('CDN-Cache-Control')).toBeNull()
+  it.each(['miss', 'hit'])(
+    'a page (%s in the worker) is fresh at the edge for PAGE_CACHE_TTL, then served stale while it revalidates',
+    async (status) => {
+      backend = fakeBackend()
+      await fetchPage('/en/contact-us', backend.env())
+      if (status === 'hit') await fetchPage('/en/contact-us', backend.env())
+      const page = await fetchPage('/en/contact-us', backend.env({ PAGE_CACHE_TTL: '45' }))
+      expect(page.headers.get(EDGE_CACHE_CONTROL)).toBe(
+        `public, max-age=45, stale-while-revalidate=${STALE_SECONDS}`
+      )
+      expect(page.headers.get('CDN-Cache-Control')).toBeNull()
 
-    expect(edgeCopy(page, 0).maxAge()).toBe(45)
-    expect(edgeCopy(page, 30).evaluateRequest(NAVIGATION).revalidation).toBeUndefined()
-    const stale = edgeCopy(page, 45 + STALE_SECONDS - 1).evaluateRequest(NAVIGATION)
-    expect(stale.response).toBeDefined()
-    expect(stale.revalidation?.synchronous).toBe(false)
-    const expired = edgeCopy(page, 45 + STALE_SECONDS + 1).evaluateRequest(NAVIGATION)
-    expect(expired.revalidation?.synchronous).toBe(true)
-  })
+      expect(edgeCopy(page, 0).maxAge()).toBe(45)
+      expect(edgeCopy(page, 30).evaluateRequest(NAVIGATION).revalidation).toBeUndefined()
+      const stale = edgeCopy(page, 45 + STALE_SECONDS - 1).evaluateRequest(NAVIGATION)
+      expect(stale.response).toBeDefined()
+      expect(stale.revalidation?.synchronous).toBe(false)
+      const expired = edgeCopy(page, 45 + STALE_SECONDS + 1).evaluateRequest(NAVIGATION)
+      expect(expired.revalidation?.synchronous).toBe(true)
+    }
+  )
 
   it('keeps stale-while-revalidate out of the header browsers read', async () => {
     backend = fakeBackend()

@@ -12,7 +12,16 @@ import { select } from './support/views'
 import { fetchPage } from './support/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
-const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/en', '/en/contact-us', '/ru', '/ru/about']
+const PAGES = [
+  '/',
+  '/about',
+  '/enterprises',
+  '/contact-us',
+  '/en',
+  '/en/contact-us',
+  '/ru',
+  '/ru/about',
+]
 
 async function headOf(path: string): Promise<string> {
   const response = await fetchPage(path, env)
@@ -33,34 +42,54 @@ describe('the document head', () => {
     expect(await select(head, 'link[rel="stylesheet"]')).toEqual([])
   })
 
-  it.each(PAGES)('%s loads one entry module and preloads neither fonts nor island modules', async (path) => {
-    const head = await headOf(path)
-    const scripts = await select(head, 'script[src]')
-    expect(scripts.map((script) => script.attrs)).toEqual([{ type: 'module', src: clientManifest.entry }])
-    expect(await select(head, 'link[as="font"]')).toEqual([])
-    const preloaded = (await select(head, 'link[rel="modulepreload"]')).map((link) => link.attrs.href)
-    expect(preloaded).toEqual(clientManifest.entryPreload)
-  })
+  it.each(PAGES)(
+    '%s loads one entry module and preloads neither fonts nor island modules',
+    async (path) => {
+      const head = await headOf(path)
+      const scripts = await select(head, 'script[src]')
+      expect(scripts.map((script) => script.attrs)).toEqual([
+        { type: 'module', src: clientManifest.entry },
+      ])
+      expect(await select(head, 'link[as="font"]')).toEqual([])
+      const preloaded = (await select(head, 'link[rel="modulepreload"]')).map(
+        (link) => link.attrs.href
+      )
+      expect(preloaded).toEqual(clientManifest.entryPreload)
+    }
+  )
 })
 
 /** The class names a stylesheet's selectors name. */
 function classesStyledBy(css: string): Set<string> {
-  return new Set([...css.replace(/url\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!))
+  return new Set(
+    [...css.replace(/url\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map(
+      (match) => match[1]!
+    )
+  )
 }
 
 describe("each page's stylesheet", () => {
-  const styledAnywhere = new Set(Object.values(clientManifest.stylesheets).flatMap((css) => [...classesStyledBy(css)]))
+  const styledAnywhere = new Set(
+    Object.values(clientManifest.stylesheets).flatMap((css) => [...classesStyledBy(css)])
+  )
 
-  it.each([...PAGE_ADDRESSES, '/no-such-page', '/ru/no-such-page'])('%s: styles every class its markup uses that the site styles', async (path) => {
-    const response = await fetchPage(path, env)
-    const html = await response.text()
-    const css = (await select(html, 'style'))[0]?.text ?? ''
-    const styled = classesStyledBy(css)
-    const used = new Set([...html.matchAll(/\sclass="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/)).filter(Boolean))
-    const unstyled = [...used].filter((name) => styledAnywhere.has(name) && !styled.has(name))
-    expect(used.size).toBeGreaterThan(20)
-    expect(unstyled).toEqual([])
-  })
+  it.each([...PAGE_ADDRESSES, '/no-such-page', '/ru/no-such-page'])(
+    '%s: styles every class its markup uses that the site styles',
+    async (path) => {
+      const response = await fetchPage(path, env)
+      const html = await response.text()
+      const css = (await select(html, 'style'))[0]?.text ?? ''
+      const styled = classesStyledBy(css)
+      const used = new Set(
+        [...html.matchAll(/\sclass="([^"]*)"/g)]
+          .flatMap((match) => match[1]!.split(/\s+/))
+          .filter(Boolean)
+      )
+      const unstyled = [...used].filter((name) => styledAnywhere.has(name) && !styled.has(name))
+      expect(used.size).toBeGreaterThan(20)
+      expect(unstyled).toEqual([])
+    }
+  )
 
   it('leaves out what only other pages use', () => {
     const { stylesheets } = clientManifest
@@ -74,7 +103,9 @@ describe("each page's stylesheet", () => {
       aboutMission: has('/about', '.mission-grid{'),
       enterprisesRows: has('/enterprises', '.feature-rows{'),
       otherErrorView: has('other', '.error-view{'),
-      everyErrorView: Object.keys(stylesheets).every((page) => has(page as keyof typeof stylesheets, '.error-view{')),
+      everyErrorView: Object.keys(stylesheets).every((page) =>
+        has(page as keyof typeof stylesheets, '.error-view{')
+      ),
     }).toEqual({
       homeServices: true,
       homeContactForm: false,

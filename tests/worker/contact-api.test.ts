@@ -16,7 +16,12 @@ afterEach(() => {
 describe('POST /api/contact against the reference service', () => {
   it('forwards exactly the three trimmed fields and answers 200 {ok: true}', async () => {
     const service = referenceService()
-    const response = await postJson(service.bindings, { name: '  Անի Սարգսյան ', email: ' ani@example.am ', comments: '\n Բարև ձեզ \n', website: '' })
+    const response = await postJson(service.bindings, {
+      name: '  Անի Սարգսյան ',
+      email: ' ani@example.am ',
+      comments: '\n Բարև ձեզ \n',
+      website: '',
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('Cache-Control')).toBe('no-store')
     expect(await response.json()).toEqual({ ok: true })
@@ -24,12 +29,22 @@ describe('POST /api/contact against the reference service', () => {
     expect(more).toHaveLength(0)
     expect(call?.method).toBe('POST')
     expect(call?.path).toBe('/api/erebuni/messages')
-    expect(call?.body).toEqual({ name: 'Անի Սարգսյան', email: 'ani@example.am', comments: 'Բարև ձեզ' })
+    expect(call?.body).toEqual({
+      name: 'Անի Սարգսյան',
+      email: 'ani@example.am',
+      comments: 'Բարև ձեզ',
+    })
     expect(call?.headers.get('Authorization')).toBe('')
     expect(call?.headers.get('Content-Type')).toBe('application/json')
     expect(call?.status).toBe(200)
-    const stored = await env.TEST_CONTENT_DB.prepare('SELECT name, email, comments FROM messages WHERE email = ?').bind('ani@example.am').all()
-    expect(stored.results).toEqual([{ name: 'Անի Սարգսյան', email: 'ani@example.am', comments: 'Բարև ձեզ' }])
+    const stored = await env.TEST_CONTENT_DB.prepare(
+      'SELECT name, email, comments FROM messages WHERE email = ?'
+    )
+      .bind('ani@example.am')
+      .all()
+    expect(stored.results).toEqual([
+      { name: 'Անի Սարգսյան', email: 'ani@example.am', comments: 'Բարև ձեզ' },
+    ])
   })
 
   it('sends the API token as the Authorization header', async () => {
@@ -51,7 +66,11 @@ describe('POST /api/contact against the reference service', () => {
 
   it('answers 422 with one dictionary key per field and never calls the backend', async () => {
     const service = referenceService()
-    const response = await postJson(service.bindings, { name: 'A', email: '', comments: 'x'.repeat(501) })
+    const response = await postJson(service.bindings, {
+      name: 'A',
+      email: '',
+      comments: 'x'.repeat(501),
+    })
     expect(response.status).toBe(422)
     expect(response.headers.get('Cache-Control')).toBe('no-store')
     expect(await response.json()).toEqual({
@@ -74,32 +93,60 @@ describe('POST /api/contact against the reference service', () => {
     expect(service.received).toHaveLength(0)
   })
 
-  it.each([1, 0, true, false, null, [], [''], {}, { url: 'x' }, ' '])('treats a honeypot of %j as filled, whatever its type', async (website) => {
-    const service = referenceService()
-    const response = await postJson(service.bindings, { ...VALID, website })
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ ok: true })
-    expect(service.received).toHaveLength(0)
-  })
+  it.each([1, 0, true, false, null, [], [''], {}, { url: 'x' }, ' '])(
+    'treats a honeypot of %j as filled, whatever its type',
+    async (website) => {
+      const service = referenceService()
+      const response = await postJson(service.bindings, { ...VALID, website })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ ok: true })
+      expect(service.received).toHaveLength(0)
+    }
+  )
 
   it('forwards valid text only: lone surrogates replaced, CRLF as LF', async () => {
     const service = referenceService()
-    const response = await postJson(service.bindings, { ...VALID, comments: 'Price\r\nplease \udfff' })
+    const response = await postJson(service.bindings, {
+      ...VALID,
+      comments: 'Price\r\nplease \udfff',
+    })
     expect(response.status).toBe(200)
     expect(service.received[0]?.body).toEqual({ ...VALID, comments: 'Price\nplease \ufffd' })
   })
 
   it.each([
-    ['a control character in the comments', { comments: 'Hello\u0007 there' }, 'comments', 'contact.invalidMessage'],
+    [
+      'a control character in the comments',
+      { comments: 'Hello\u0007 there' },
+      'comments',
+      'contact.invalidMessage',
+    ],
     ['a control character in the name', { name: 'Anna\u0000' }, 'name', 'contact.invalidName'],
-    ['a comment of only bidi and zero-width characters', { comments: '\u202e\u200b\u2066\u200d' }, 'comments', 'contact.requiredMessage'],
-    ['one visible character among invisible ones', { comments: 'a\u200b\u202e' }, 'comments', 'contact.messageTooShort'],
-    ['a 65-character local part', { email: `${'a'.repeat(65)}@example.com` }, 'email', 'contact.invalidEmail'],
+    [
+      'a comment of only bidi and zero-width characters',
+      { comments: '\u202e\u200b\u2066\u200d' },
+      'comments',
+      'contact.requiredMessage',
+    ],
+    [
+      'one visible character among invisible ones',
+      { comments: 'a\u200b\u202e' },
+      'comments',
+      'contact.messageTooShort',
+    ],
+    [
+      'a 65-character local part',
+      { email: `${'a'.repeat(65)}@example.com` },
+      'email',
+      'contact.invalidEmail',
+    ],
   ])('refuses %s (422) and forwards nothing', async (_, fields, field, message) => {
     const service = referenceService()
     const response = await postJson(service.bindings, { ...VALID, ...fields })
     expect(response.status).toBe(422)
-    expect(((await response.json()) as { errors: Record<string, string> }).errors[field]).toBe(message)
+    expect(((await response.json()) as { errors: Record<string, string> }).errors[field]).toBe(
+      message
+    )
     expect(service.received).toHaveLength(0)
   })
 })
@@ -107,7 +154,11 @@ describe('POST /api/contact against the reference service', () => {
 describe('POST /api/contact against a misbehaving backend', () => {
   it('forwards to ${API_HOST}/api/${PRODUCT}/messages with the Authorization header', async () => {
     backend = fakeBackend({ messages: json({ payload: { id: 1 } }) })
-    const response = await postJson(backend.env({ API_TOKEN: 'secret', PRODUCT: 'acme' }), { ...VALID, name: ' Anna Smith ', extra: 'dropped' })
+    const response = await postJson(backend.env({ API_TOKEN: 'secret', PRODUCT: 'acme' }), {
+      ...VALID,
+      name: ' Anna Smith ',
+      extra: 'dropped',
+    })
     expect(response.status).toBe(200)
     const [call] = backend.callsTo('messages')
     expect(call?.url.href).toBe(`${backend.origin}/api/acme/messages`)
@@ -150,7 +201,10 @@ describe('POST /api/contact against a misbehaving backend', () => {
   it('answers 504 when the backend is slower than API_TIMEOUT_MS and the queue cannot take the message', async () => {
     backend = fakeBackend({ messages: 'hang' })
     const started = Date.now()
-    const response = await postJson(backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }), VALID)
+    const response = await postJson(
+      backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }),
+      VALID
+    )
     expect(response.status).toBe(504)
     expect(await response.json()).toEqual({ ok: false })
     expect(Date.now() - started).toBeLessThan(5_000)
@@ -158,7 +212,10 @@ describe('POST /api/contact against a misbehaving backend', () => {
 
   it('answers 502 when the backend cannot be reached and the queue cannot take the message', async () => {
     backend = fakeBackend({ messages: () => Promise.reject(new TypeError('connection refused')) })
-    const response = await postJson(backend.env({ CONTACT_QUEUE: recordingQueue({ fail: true }).queue }), VALID)
+    const response = await postJson(
+      backend.env({ CONTACT_QUEUE: recordingQueue({ fail: true }).queue }),
+      VALID
+    )
     expect(response.status).toBe(502)
     expect(await response.json()).toEqual({ ok: false })
   })

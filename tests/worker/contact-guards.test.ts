@@ -13,8 +13,15 @@ let backend: ReturnType<typeof fakeBackend>
 afterEach(() => backend?.restore())
 
 const ROUTES = [
-  { route: 'POST /api/contact', post: (headers: Record<string, string>) => postJson(backend.env(), VALID, { headers }) },
-  { route: 'POST /en/contact-us', post: (headers: Record<string, string>) => postForm('/en/contact-us', backend.env(), VALID, { headers }) },
+  {
+    route: 'POST /api/contact',
+    post: (headers: Record<string, string>) => postJson(backend.env(), VALID, { headers }),
+  },
+  {
+    route: 'POST /en/contact-us',
+    post: (headers: Record<string, string>) =>
+      postForm('/en/contact-us', backend.env(), VALID, { headers }),
+  },
 ] as const
 
 describe.each(ROUTES)('$route', ({ post }) => {
@@ -34,17 +41,23 @@ describe.each(ROUTES)('$route', ({ post }) => {
 })
 
 describe('same origin', () => {
-  it.each(ROUTES)('$route refuses a request with neither Origin nor Sec-Fetch-Site with 403 (every browser sends Origin with a POST)', async ({ route }) => {
-    backend = fakeBackend()
-    const json = route === 'POST /api/contact'
-    const response = await fetchPage(json ? '/api/contact' : '/en/contact-us', backend.env(), {
-      method: 'POST',
-      headers: { 'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded', 'CF-Connecting-IP': newClient() },
-      body: json ? JSON.stringify(VALID) : new URLSearchParams(VALID).toString(),
-    })
-    expect(response.status).toBe(403)
-    expect(backend.calls).toHaveLength(0)
-  })
+  it.each(ROUTES)(
+    '$route refuses a request with neither Origin nor Sec-Fetch-Site with 403 (every browser sends Origin with a POST)',
+    async ({ route }) => {
+      backend = fakeBackend()
+      const json = route === 'POST /api/contact'
+      const response = await fetchPage(json ? '/api/contact' : '/en/contact-us', backend.env(), {
+        method: 'POST',
+        headers: {
+          'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+          'CF-Connecting-IP': newClient(),
+        },
+        body: json ? JSON.stringify(VALID) : new URLSearchParams(VALID).toString(),
+      })
+      expect(response.status).toBe(403)
+      expect(backend.calls).toHaveLength(0)
+    }
+  )
 })
 
 describe('content types', () => {
@@ -57,16 +70,25 @@ describe('content types', () => {
     ['/contact-us', 'text/plain'],
   ])('%s refuses %j with 415', async (path, type) => {
     backend = fakeBackend()
-    const headers: Record<string, string> = { Origin: 'http://localhost', 'CF-Connecting-IP': newClient() }
+    const headers: Record<string, string> = {
+      Origin: 'http://localhost',
+      'CF-Connecting-IP': newClient(),
+    }
     if (type) headers['Content-Type'] = type
-    const response = await fetchPage(path, backend.env(), { method: 'POST', headers, body: 'name=Anna' })
+    const response = await fetchPage(path, backend.env(), {
+      method: 'POST',
+      headers,
+      body: 'name=Anna',
+    })
     expect(response.status).toBe(415)
     expect(backend.calls).toHaveLength(0)
   })
 
   it('accepts a charset parameter', async () => {
     backend = fakeBackend()
-    const response = await postJson(backend.env(), VALID, { headers: { 'Content-Type': 'application/json; charset=utf-8' } })
+    const response = await postJson(backend.env(), VALID, {
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    })
     expect(response.status).toBe(502)
     expect(backend.callsTo('messages')).toHaveLength(1)
   })
@@ -87,13 +109,18 @@ describe('body size', () => {
     const bytes = new TextEncoder().encode(JSON.stringify(big))
     const stream = new ReadableStream({
       start(controller) {
-        for (let at = 0; at < bytes.length; at += 1024) controller.enqueue(bytes.slice(at, at + 1024))
+        for (let at = 0; at < bytes.length; at += 1024)
+          controller.enqueue(bytes.slice(at, at + 1024))
         controller.close()
       },
     })
     const response = await fetchPage('/api/contact', backend.env(), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: 'http://localhost', 'CF-Connecting-IP': newClient() },
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: 'http://localhost',
+        'CF-Connecting-IP': newClient(),
+      },
       body: stream,
     })
     expect(response.status).toBe(413)
@@ -102,7 +129,11 @@ describe('body size', () => {
 
   it('takes the longest valid message in a three-byte script', async () => {
     backend = fakeBackend()
-    const response = await postForm('/contact-us', backend.env(), { name: 'ꯀ'.repeat(20), email: VALID.email, comments: '한'.repeat(500) })
+    const response = await postForm('/contact-us', backend.env(), {
+      name: 'ꯀ'.repeat(20),
+      email: VALID.email,
+      comments: '한'.repeat(500),
+    })
     expect(response.status).not.toBe(413)
   })
 })
@@ -129,7 +160,8 @@ describe('rate limit', () => {
     backend = fakeBackend()
     const client = newClient()
     const statuses: number[] = []
-    for (let i = 0; i < 6; i += 1) statuses.push((await postJson(backend.env(), VALID, { client })).status)
+    for (let i = 0; i < 6; i += 1)
+      statuses.push((await postJson(backend.env(), VALID, { client })).status)
     expect(statuses).toEqual([502, 502, 502, 502, 502, 429])
     expect(backend.callsTo('messages')).toHaveLength(5)
 
@@ -160,7 +192,8 @@ describe('rate limit', () => {
   it('does not count refused or invalid requests', async () => {
     backend = fakeBackend()
     const client = newClient()
-    for (let i = 0; i < 6; i += 1) await postJson(backend.env(), { ...VALID, email: 'nope' }, { client })
+    for (let i = 0; i < 6; i += 1)
+      await postJson(backend.env(), { ...VALID, email: 'nope' }, { client })
     expect((await postJson(backend.env(), VALID, { client })).status).toBe(502)
   })
 })

@@ -8,16 +8,34 @@
  * so the schedule runs in seconds. The others hand the consumers batches themselves
  * (createMessageBatch) to check each decision: delays, dead letters, reports.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CONTACT_MAX_RETRIES, CONTACT_RETRY_DELAYS } from '../../src/contact'
-import { DEAD_LETTER_KEEP_SECONDS, DEAD_LETTER_PREFIX, type DeadLetterMetadata } from '../../src/contact/dead-letters'
+import {
+  DEAD_LETTER_KEEP_SECONDS,
+  DEAD_LETTER_PREFIX,
+  type DeadLetterMetadata,
+} from '../../src/contact/dead-letters'
 import type { OutboxMessage } from '../../src/contact/outbox-message'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import { signPublishCall } from '../../src/routes/publish-signature'
-import { newClient, postForm, postJson, recordingQueue, referenceService, storedMessages, uniqueComments, VALID } from './support/contact'
+import {
+  newClient,
+  postForm,
+  postJson,
+  recordingQueue,
+  referenceService,
+  storedMessages,
+  uniqueComments,
+  VALID,
+} from './support/contact'
 import { fakeBackend, json, text } from './support/fake-backend'
 import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
 import { fetchPage } from './support/worker'
@@ -33,7 +51,11 @@ afterEach(() => {
 })
 
 const poolEnv = env as unknown as Bindings
-const DOWN = () => new Response(JSON.stringify({ message: 'Service Unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json' } })
+const DOWN = () =>
+  new Response(JSON.stringify({ message: 'Service Unavailable' }), {
+    status: 503,
+    headers: { 'Content-Type': 'application/json' },
+  })
 
 /**
  * Takes the pool's reference service down for the queue consumer: its first `calls` message
@@ -54,7 +76,11 @@ function consumerOutage(calls: number) {
 }
 
 /** Waits until `check` holds, up to `ms`. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 30_000): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  ms = 30_000
+): Promise<T> {
   const deadline = Date.now() + ms
   let value = await read()
   while (!check(value) && Date.now() < deadline) {
@@ -67,7 +93,12 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function outboxMessage(comments: string, overrides: Partial<OutboxMessage> = {}): OutboxMessage {
-  return { id: crypto.randomUUID(), acceptedAt: Date.now(), message: { ...VALID, comments }, ...overrides }
+  return {
+    id: crypto.randomUUID(),
+    acceptedAt: Date.now(),
+    message: { ...VALID, comments },
+    ...overrides,
+  }
 }
 
 /**
@@ -99,7 +130,12 @@ function recordingBatch(queue: string, messages: { body: unknown; attempts: numb
 function batchOf(queue: string, messages: { body: unknown; attempts?: number }[]) {
   return createMessageBatch<unknown>(
     queue,
-    messages.map(({ body, attempts = 1 }, index) => ({ id: `m${index}`, timestamp: new Date(), attempts, body })),
+    messages.map(({ body, attempts = 1 }, index) => ({
+      id: `m${index}`,
+      timestamp: new Date(),
+      attempts,
+      body,
+    }))
   )
 }
 
@@ -114,7 +150,10 @@ describe('a message the backend cannot take now, through the local queue', () =>
     expect(await response.json()).toEqual({ ok: true })
     expect(await storedMessages(comments)).toEqual([])
 
-    const stored = await eventually(() => storedMessages(comments), (rows) => rows.length > 0)
+    const stored = await eventually(
+      () => storedMessages(comments),
+      (rows) => rows.length > 0
+    )
     expect(refused).toHaveLength(2)
     expect(stored).toEqual([{ ...VALID, comments, idempotency_key: refused[0] }])
     await sleep(2_500)
@@ -130,10 +169,18 @@ describe('a message the backend cannot take now, through the local queue', () =>
     expect((await postJson(service.bindings, { ...VALID, comments })).status).toBe(200)
 
     const id = await eventually(async () => refused[0], Boolean)
-    const kept = await eventually(() => poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(DEAD_LETTER_PREFIX + id, 'json'), (entry) => entry.value !== null, 60_000)
+    const kept = await eventually(
+      () =>
+        poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(DEAD_LETTER_PREFIX + id, 'json'),
+      (entry) => entry.value !== null,
+      60_000
+    )
     expect(refused).toHaveLength(CONTACT_MAX_RETRIES + 1)
     expect(kept.value).toMatchObject({ id, message: { ...VALID, comments } })
-    expect(kept.metadata).toMatchObject({ attempts: CONTACT_MAX_RETRIES + 1, reason: `backend unavailable for all ${CONTACT_MAX_RETRIES + 1} deliveries` })
+    expect(kept.metadata).toMatchObject({
+      attempts: CONTACT_MAX_RETRIES + 1,
+      reason: `backend unavailable for all ${CONTACT_MAX_RETRIES + 1} deliveries`,
+    })
     expect(await storedMessages(comments)).toEqual([])
   }, 90_000)
 })
@@ -145,21 +192,31 @@ describe('a message the backend cannot take now', () => {
     ['answers 429', { messages: json({}, 429) }],
     ['cannot be reached', { messages: () => Promise.reject(new TypeError('connection refused')) }],
     ['times out', { messages: 'hang' as const }],
-  ])('is queued with its id, its time and the first delay (30 s) when the backend %s', async (_, answers) => {
-    backend = fakeBackend(answers)
-    const { queue, sent } = recordingQueue()
-    const before = Date.now()
-    const response = await postJson(backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: queue, CONTACT_RETRY_MAX_DELAY_SECONDS: '43200' }), VALID)
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ ok: true })
-    expect(sent).toHaveLength(1)
-    const [{ body, options }] = sent as [{ body: OutboxMessage; options: QueueSendOptions }]
-    expect(options).toEqual({ delaySeconds: CONTACT_RETRY_DELAYS[0] })
-    expect(CONTACT_RETRY_DELAYS[0]).toBeLessThanOrEqual(60)
-    expect(body.message).toEqual(VALID)
-    expect(body.acceptedAt).toBeGreaterThanOrEqual(before)
-    expect(backend.callsTo('messages')[0]?.headers.get('Idempotency-Key')).toBe(body.id)
-  })
+  ])(
+    'is queued with its id, its time and the first delay (30 s) when the backend %s',
+    async (_, answers) => {
+      backend = fakeBackend(answers)
+      const { queue, sent } = recordingQueue()
+      const before = Date.now()
+      const response = await postJson(
+        backend.env({
+          API_TIMEOUT_MS: '150',
+          CONTACT_QUEUE: queue,
+          CONTACT_RETRY_MAX_DELAY_SECONDS: '43200',
+        }),
+        VALID
+      )
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ ok: true })
+      expect(sent).toHaveLength(1)
+      const [{ body, options }] = sent as [{ body: OutboxMessage; options: QueueSendOptions }]
+      expect(options).toEqual({ delaySeconds: CONTACT_RETRY_DELAYS[0] })
+      expect(CONTACT_RETRY_DELAYS[0]).toBeLessThanOrEqual(60)
+      expect(body.message).toEqual(VALID)
+      expect(body.acceptedAt).toBeGreaterThanOrEqual(before)
+      expect(backend.callsTo('messages')[0]?.headers.get('Idempotency-Key')).toBe(body.id)
+    }
+  )
 
   it('is queued from the plain form as well, which redirects to the success notice', async () => {
     backend = fakeBackend({ messages: json({}, 502) })
@@ -172,21 +229,28 @@ describe('a message the backend cannot take now', () => {
 })
 
 describe('a message the backend refuses', () => {
-  it.each([400, 401, 404, 409, 422])('answers %i with the spec’s error and queues nothing', async (status) => {
-    backend = fakeBackend({ messages: json({ message: 'Invalid email format' }, status) })
-    const { queue, sent } = recordingQueue()
-    const response = await postJson(backend.env({ CONTACT_QUEUE: queue }), VALID)
-    expect(response.status).toBe(502)
-    expect(await response.json()).toEqual({ ok: false, message: 'Invalid email format' })
-    expect(sent).toEqual([])
-  })
+  it.each([400, 401, 404, 409, 422])(
+    'answers %i with the spec’s error and queues nothing',
+    async (status) => {
+      backend = fakeBackend({ messages: json({ message: 'Invalid email format' }, status) })
+      const { queue, sent } = recordingQueue()
+      const response = await postJson(backend.env({ CONTACT_QUEUE: queue }), VALID)
+      expect(response.status).toBe(502)
+      expect(await response.json()).toEqual({ ok: false, message: 'Invalid email format' })
+      expect(sent).toEqual([])
+    }
+  )
 
   it('shows the plain form again with the backend’s message and queues nothing', async () => {
-    backend = fakeBackend({ messages: json({ message: 'Name must be no more than 20 characters' }, 400) })
+    backend = fakeBackend({
+      messages: json({ message: 'Name must be no more than 20 characters' }, 400),
+    })
     const { queue, sent } = recordingQueue()
     const response = await postForm('/en/contact-us', backend.env({ CONTACT_QUEUE: queue }), VALID)
     expect(response.status).toBe(502)
-    expect(await response.text()).toContain('role="alert">Name must be no more than 20 characters</p>')
+    expect(await response.text()).toContain(
+      'role="alert">Name must be no more than 20 characters</p>'
+    )
     expect(sent).toEqual([])
   })
 
@@ -203,7 +267,10 @@ describe('a message neither the backend nor the queue can take', () => {
   it('is never answered as received: 502 for the island, and reported', async () => {
     sentry = fakeSentry()
     backend = fakeBackend({ messages: json({}, 503) })
-    const response = await postJson(backend.env({ SENTRY_DSN, CONTACT_QUEUE: recordingQueue({ fail: true }).queue }), VALID)
+    const response = await postJson(
+      backend.env({ SENTRY_DSN, CONTACT_QUEUE: recordingQueue({ fail: true }).queue }),
+      VALID
+    )
     expect(response.status).toBe(502)
     expect(await response.json()).toEqual({ ok: false })
     const notKept = sentry.events.filter((event) => event.tags?.contact === 'not-kept')
@@ -213,7 +280,11 @@ describe('a message neither the backend nor the queue can take', () => {
 
   it('shows the plain form again with the generic error (504 after a time-out), keeping the input', async () => {
     backend = fakeBackend({ messages: 'hang' })
-    const response = await postForm('/en/contact-us', backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }), VALID)
+    const response = await postForm(
+      '/en/contact-us',
+      backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }),
+      VALID
+    )
     expect(response.status).toBe(504)
     const html = await response.text()
     expect(html).toContain('role="alert">Something went wrong. Please try again later.</p>')
@@ -222,7 +293,10 @@ describe('a message neither the backend nor the queue can take', () => {
 
   it('answers 502 when no queue is bound', async () => {
     backend = fakeBackend({ messages: json({}, 500) })
-    const response = await postJson(backend.env({ CONTACT_QUEUE: undefined as unknown as Queue }), VALID)
+    const response = await postJson(
+      backend.env({ CONTACT_QUEUE: undefined as unknown as Queue }),
+      VALID
+    )
     expect(response.status).toBe(502)
   })
 
@@ -256,7 +330,10 @@ describe('the same form sent twice within a minute by one client', () => {
     const service = referenceService()
     const client = newClient()
     const comments = uniqueComments('in flight')
-    const answers = await Promise.all([postJson(service.bindings, { ...VALID, comments }, { client }), postJson(service.bindings, { ...VALID, comments }, { client })])
+    const answers = await Promise.all([
+      postJson(service.bindings, { ...VALID, comments }, { client }),
+      postJson(service.bindings, { ...VALID, comments }, { client }),
+    ])
     expect(answers.map((answer) => answer.status)).toEqual([200, 200])
     const keys = service.messages().map((call) => call.headers.get('Idempotency-Key'))
     expect(new Set(keys).size).toBe(1)
@@ -277,7 +354,12 @@ describe('the same form sent twice within a minute by one client', () => {
     const client = newClient()
     const comments = uniqueComments('both forms')
     expect((await postJson(service.bindings, { ...VALID, comments }, { client })).status).toBe(200)
-    const plain = await postForm('/en/contact-us', service.bindings, { ...VALID, comments }, { client })
+    const plain = await postForm(
+      '/en/contact-us',
+      service.bindings,
+      { ...VALID, comments },
+      { client }
+    )
     expect(plain.status).toBe(303)
     expect(await storedMessages(comments)).toHaveLength(1)
   })
@@ -288,7 +370,11 @@ describe('the same form sent twice within a minute by one client', () => {
     const comments = uniqueComments('two people')
     await postJson(service.bindings, { ...VALID, comments }, { client })
     await postJson(service.bindings, { ...VALID, comments }, { client: newClient() })
-    await postJson(service.bindings, { ...VALID, comments: `${comments}, and another question` }, { client })
+    await postJson(
+      service.bindings,
+      { ...VALID, comments: `${comments}, and another question` },
+      { client }
+    )
     expect(await storedMessages(comments)).toHaveLength(2)
     expect(await storedMessages(`${comments}, and another question`)).toHaveLength(1)
   })
@@ -314,7 +400,10 @@ describe('the contact queue’s consumer', () => {
   it('retries while the backend is down, each time after the next, longer delay of the schedule', async () => {
     backend = fakeBackend({ messages: json({}, 503) })
     const attempts = Array.from({ length: CONTACT_MAX_RETRIES + 1 }, (_, index) => index + 1)
-    const { batch, settled } = recordingBatch(QUEUE, attempts.map((attempt) => ({ body: outboxMessage(`retry ${attempt}`), attempts: attempt })))
+    const { batch, settled } = recordingBatch(
+      QUEUE,
+      attempts.map((attempt) => ({ body: outboxMessage(`retry ${attempt}`), attempts: attempt }))
+    )
     const ctx = createExecutionContext()
     await worker.queue(batch, backend.env({ CONTACT_RETRY_MAX_DELAY_SECONDS: '43200' }), ctx)
     await waitOnExecutionContext(ctx)
@@ -329,10 +418,17 @@ describe('the contact queue’s consumer', () => {
 
   it('caps every delay at CONTACT_RETRY_MAX_DELAY_SECONDS (the soak and these tests run the schedule in seconds)', async () => {
     backend = fakeBackend({ messages: json({}, 500) })
-    const { batch, settled } = recordingBatch(QUEUE, [1, 6, 11].map((attempts) => ({ body: outboxMessage('capped'), attempts })))
+    const { batch, settled } = recordingBatch(
+      QUEUE,
+      [1, 6, 11].map((attempts) => ({ body: outboxMessage('capped'), attempts }))
+    )
     const ctx = createExecutionContext()
     await worker.queue(batch, backend.env({ CONTACT_RETRY_MAX_DELAY_SECONDS: '2' }), ctx)
-    expect([...settled.values()]).toEqual([{ retry: { delaySeconds: 2 } }, { retry: { delaySeconds: 2 } }, { retry: { delaySeconds: 2 } }])
+    expect([...settled.values()]).toEqual([
+      { retry: { delaySeconds: 2 } },
+      { retry: { delaySeconds: 2 } },
+      { retry: { delaySeconds: 2 } },
+    ])
   })
 
   it('keeps a message the backend refuses as a dead letter at once, reported without its text or address', async () => {
@@ -345,17 +441,27 @@ describe('the contact queue’s consumer', () => {
     const result = await getQueueResult(batch, ctx)
     await waitOnExecutionContext(ctx)
     expect(result.explicitAcks).toEqual(['m0'])
-    const kept = await poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(DEAD_LETTER_PREFIX + message.id, 'json')
+    const kept = await poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(
+      DEAD_LETTER_PREFIX + message.id,
+      'json'
+    )
     expect(kept.value).toEqual(message)
     expect(kept.metadata).toMatchObject({ attempts: 4, reason: 'refused (HTTP 400)' })
     expect(sentry.events).toHaveLength(1)
-    expect(sentry.events[0]?.tags).toMatchObject({ kind: 'contact-dead-letter', contact_id: message.id })
+    expect(sentry.events[0]?.tags).toMatchObject({
+      kind: 'contact-dead-letter',
+      contact_id: message.id,
+    })
     const reported = JSON.stringify(sentry.events)
-    for (const personal of [VALID.name, VALID.email, message.message.comments]) expect(reported).not.toContain(personal)
+    for (const personal of [VALID.name, VALID.email, message.message.comments])
+      expect(reported).not.toContain(personal)
   })
 
   it('acknowledges and drops a body that is not an outbox message', async () => {
-    const batch = batchOf(QUEUE, [{ body: 'not a message' }, { body: { id: 'x', acceptedAt: 1, message: { name: 'A' } } }])
+    const batch = batchOf(QUEUE, [
+      { body: 'not a message' },
+      { body: { id: 'x', acceptedAt: 1, message: { name: 'A' } } },
+    ])
     const ctx = createExecutionContext()
     await worker.queue(batch, poolEnv, ctx)
     expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(['m0', 'm1'])
@@ -375,19 +481,35 @@ describe('the dead-letter queue’s consumer', () => {
     const result = await getQueueResult(batch, ctx)
     await waitOnExecutionContext(ctx)
     expect(result.explicitAcks).toEqual(['m0'])
-    const listed = await poolEnv.CONTACT_OUTBOX.list<DeadLetterMetadata>({ prefix: DEAD_LETTER_PREFIX + message.id })
+    const listed = await poolEnv.CONTACT_OUTBOX.list<DeadLetterMetadata>({
+      prefix: DEAD_LETTER_PREFIX + message.id,
+    })
     expect(listed.keys).toHaveLength(1)
-    expect(listed.keys[0]?.expiration).toBe(Math.floor(acceptedAt / 1000) + DEAD_LETTER_KEEP_SECONDS)
-    expect(listed.keys[0]?.metadata).toMatchObject({ acceptedAt: new Date(acceptedAt).toISOString(), attempts: CONTACT_MAX_RETRIES + 1 })
+    expect(listed.keys[0]?.expiration).toBe(
+      Math.floor(acceptedAt / 1000) + DEAD_LETTER_KEEP_SECONDS
+    )
+    expect(listed.keys[0]?.metadata).toMatchObject({
+      acceptedAt: new Date(acceptedAt).toISOString(),
+      attempts: CONTACT_MAX_RETRIES + 1,
+    })
     expect(JSON.stringify(listed.keys)).not.toContain(VALID.email)
-    expect(sentry.events.map((event) => event.tags)).toEqual([expect.objectContaining({ kind: 'contact-dead-letter', contact_id: message.id, route: 'queue:contact' })])
+    expect(sentry.events.map((event) => event.tags)).toEqual([
+      expect.objectContaining({
+        kind: 'contact-dead-letter',
+        contact_id: message.id,
+        route: 'queue:contact',
+      }),
+    ])
     const reported = JSON.stringify(sentry.events)
-    for (const personal of [VALID.name, VALID.email, message.message.comments]) expect(reported).not.toContain(personal)
+    for (const personal of [VALID.name, VALID.email, message.message.comments])
+      expect(reported).not.toContain(personal)
   })
 
   it('drops and reports a message sent more than 30 days ago', async () => {
     sentry = fakeSentry()
-    const message = outboxMessage('too old', { acceptedAt: Date.now() - (DEAD_LETTER_KEEP_SECONDS + 60) * 1000 })
+    const message = outboxMessage('too old', {
+      acceptedAt: Date.now() - (DEAD_LETTER_KEEP_SECONDS + 60) * 1000,
+    })
     const batch = batchOf(DEAD_LETTERS, [{ body: message }])
     const ctx = createExecutionContext()
     await worker.queue(batch, { ...poolEnv, SENTRY_DSN }, ctx)
@@ -398,7 +520,9 @@ describe('the dead-letter queue’s consumer', () => {
   })
 
   it('retries a message KV cannot keep yet', async () => {
-    const failingKv = { put: () => Promise.reject(new Error('KV PUT failed: 503')) } as unknown as KVNamespace
+    const failingKv = {
+      put: () => Promise.reject(new Error('KV PUT failed: 503')),
+    } as unknown as KVNamespace
     const batch = batchOf(DEAD_LETTERS, [{ body: outboxMessage('kv down') }])
     const ctx = createExecutionContext()
     await worker.queue(batch, { ...poolEnv, CONTACT_OUTBOX: failingKv }, ctx)
@@ -412,8 +536,12 @@ describe('resending dead letters (POST /api/contact/resend)', () => {
   const SECRET = 'resend-test-secret'
 
   async function resend(bindings: Bindings, body: string, sign = true) {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'CF-Connecting-IP': newClient() }
-    if (sign) Object.assign(headers, await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000)))
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'CF-Connecting-IP': newClient(),
+    }
+    if (sign)
+      Object.assign(headers, await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000)))
     return fetchPage('/api/contact/resend', bindings, { method: 'POST', headers, body })
   }
 
@@ -427,16 +555,28 @@ describe('resending dead letters (POST /api/contact/resend)', () => {
     expect(report.resent).toContain(message.id)
     expect(report.failed).toEqual([])
     expect(await poolEnv.CONTACT_OUTBOX.get(DEAD_LETTER_PREFIX + message.id)).toBeNull()
-    const stored = await eventually(() => storedMessages(comments), (rows) => rows.length > 0)
+    const stored = await eventually(
+      () => storedMessages(comments),
+      (rows) => rows.length > 0
+    )
     expect(stored).toEqual([{ ...message.message, idempotency_key: message.id }])
   })
 
   it('resends only the ids named, and keeps a letter the queue refuses', async () => {
     const [first, second] = [outboxMessage('first'), outboxMessage('second')]
-    for (const message of [first, second]) await poolEnv.CONTACT_OUTBOX.put(DEAD_LETTER_PREFIX + message.id, JSON.stringify(message))
-    const failing = { ...poolEnv, PUBLISH_SECRET: SECRET, CONTACT_QUEUE: recordingQueue({ fail: true }).queue }
+    for (const message of [first, second])
+      await poolEnv.CONTACT_OUTBOX.put(DEAD_LETTER_PREFIX + message.id, JSON.stringify(message))
+    const failing = {
+      ...poolEnv,
+      PUBLISH_SECRET: SECRET,
+      CONTACT_QUEUE: recordingQueue({ fail: true }).queue,
+    }
     const response = await resend(failing, JSON.stringify({ ids: [first.id, 'no-such-id'] }))
-    expect(await response.json()).toEqual({ resent: [], failed: [first.id], missing: ['no-such-id'] })
+    expect(await response.json()).toEqual({
+      resent: [],
+      failed: [first.id],
+      missing: ['no-such-id'],
+    })
     expect(await poolEnv.CONTACT_OUTBOX.get(DEAD_LETTER_PREFIX + first.id)).not.toBeNull()
     expect(await poolEnv.CONTACT_OUTBOX.get(DEAD_LETTER_PREFIX + second.id)).not.toBeNull()
   })
@@ -449,7 +589,11 @@ describe('resending dead letters (POST /api/contact/resend)', () => {
     const message = outboxMessage('stays')
     await poolEnv.CONTACT_OUTBOX.put(DEAD_LETTER_PREFIX + message.id, JSON.stringify(message))
     const { queue, sent } = recordingQueue()
-    const response = await resend({ ...poolEnv, PUBLISH_SECRET: SECRET, CONTACT_QUEUE: queue }, body, sign)
+    const response = await resend(
+      { ...poolEnv, PUBLISH_SECRET: SECRET, CONTACT_QUEUE: queue },
+      body,
+      sign
+    )
     expect(response.status).toBe(status)
     expect(sent).toEqual([])
     expect(await poolEnv.CONTACT_OUTBOX.get(DEAD_LETTER_PREFIX + message.id)).not.toBeNull()
@@ -464,14 +608,23 @@ describe('logs', () => {
   it('never carry a message’s text, name or address, from the send to the dead letter', async () => {
     const lines: string[] = []
     for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void lines.push(args.map(String).join(' '))
+      )
     }
-    const personal = { name: 'Ծովինար Ղազարյան', email: 'tsovinar.private@example.am', comments: uniqueComments('private question') }
+    const personal = {
+      name: 'Ծովինար Ղազարյան',
+      email: 'tsovinar.private@example.am',
+      comments: uniqueComments('private question'),
+    }
     backend = fakeBackend({ messages: json({ message: `Invalid address ${personal.email}` }, 503) })
     const { queue, sent } = recordingQueue()
     expect((await postJson(backend.env({ CONTACT_QUEUE: queue }), personal)).status).toBe(200)
     const body = sent[0]!.body as OutboxMessage
-    for (const [answer, attempts] of [[json({}, 503), 1], [json({ message: personal.email }, 400), 2]] as const) {
+    for (const [answer, attempts] of [
+      [json({}, 503), 1],
+      [json({ message: personal.email }, 400), 2],
+    ] as const) {
       backend.restore()
       backend = fakeBackend({ messages: answer }, backend.origin)
       const batch = batchOf('erebuni-site-contact', [{ body, attempts }])

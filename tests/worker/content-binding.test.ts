@@ -12,6 +12,11 @@ describe('CONTENT service binding', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     const { payload } = (await response.json()) as { payload: Record<string, string> }
-    expect(payload).toMatchObject({ home: 'Home', ru_home: 'Главная', arm_home: 'Գլխավոր', contactUs: 'Contact us' })
+    expect(payload).toMatchObject({
+      home: 'Home',
+      ru_home: 'Главная',
+      arm_home: 'Գլխավոր',
+      contactUs: 'Contact us',
+    })
   })
 })

@@ -6,7 +6,7 @@ import { ContentError } from '../../src/content/errors'
 
 let keyCounter = 0
 /** Accepts any stored payload as it is. */
-const same = <T,>(stored: unknown) => stored as T
+const same = <T>(stored: unknown) => stored as T
 const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 
 /**
@@ -140,7 +140,9 @@ describe('payload cache', () => {
     await cache.refresh(key, async () => 'good')
     const before = await env.CONTENT_CACHE.get(key)
     advance(3_600_000)
-    await expect(cache.refresh(key, async () => Promise.reject(new ContentError('status', 'HTTP 500', 500)))).rejects.toMatchObject({ failure: 'status' })
+    await expect(
+      cache.refresh(key, async () => Promise.reject(new ContentError('status', 'HTTP 500', 500)))
+    ).rejects.toMatchObject({ failure: 'status' })
     expect(await env.CONTENT_CACHE.get(key)).toBe(before)
   })
 
@@ -180,9 +182,13 @@ describe('payload cache', () => {
   it('throws the backend error on a miss with nothing cached', async () => {
     const { cache } = setup()
     await expect(
-      cache.read(freshKey(), async () => {
-        throw new ContentError('malformed', 'not JSON')
-      }, same),
+      cache.read(
+        freshKey(),
+        async () => {
+          throw new ContentError('malformed', 'not JSON')
+        },
+        same
+      )
     ).rejects.toMatchObject({ failure: 'malformed' })
   })
 
@@ -195,7 +201,11 @@ describe('payload cache', () => {
         calls++
         setTimeout(() => resolve('shared'), 20)
       })
-    const results = await Promise.all([cache.read(key, slow, same), cache.read(key, slow, same), cache.read(key, slow, same)])
+    const results = await Promise.all([
+      cache.read(key, slow, same),
+      cache.read(key, slow, same),
+      cache.read(key, slow, same),
+    ])
     await settle()
     expect(results).toEqual(['shared', 'shared', 'shared'])
     expect(calls).toBe(1)
@@ -213,7 +223,10 @@ describe('payload cache', () => {
   it('treats a stored payload that fails validation as a miss', async () => {
     const { cache } = setup()
     const key = freshKey()
-    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, payload: { shape: 'old' } }))
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({ storedAt: 1_000_000, payload: { shape: 'old' } })
+    )
     const strict = (stored: unknown) => {
       if (typeof stored !== 'string') throw new TypeError('not a string')
       return stored
@@ -245,10 +258,24 @@ describe('stored payloads are trusted', () => {
     const { cache, settle } = setup(60, true, 'schema-7')
     const key = freshKey()
     const validation = countingValidation()
-    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
+    await cache.read(
+      key,
+      async (): Promise<{ title?: string }> => ({ title: 'A' }),
+      validation.validate
+    )
     await settle()
-    expect(await env.CONTENT_CACHE.get<{ schema: string }>(key, 'json')).toMatchObject({ schema: 'schema-7', payload: { title: 'A' } })
-    for (let render = 0; render < 5; render++) expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'B' }), validation.validate)).toEqual({ title: 'A' })
+    expect(await env.CONTENT_CACHE.get<{ schema: string }>(key, 'json')).toMatchObject({
+      schema: 'schema-7',
+      payload: { title: 'A' },
+    })
+    for (let render = 0; render < 5; render++)
+      expect(
+        await cache.read(
+          key,
+          async (): Promise<{ title?: string }> => ({ title: 'B' }),
+          validation.validate
+        )
+      ).toEqual({ title: 'A' })
     expect(validation.calls()).toBe(0)
   })
 
@@ -258,10 +285,24 @@ describe('stored payloads are trusted', () => {
     const validation = countingValidation()
     for (const schema of [undefined, 'schema-7']) {
       forgetKnownStamps()
-      await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: `h-${schema}`, schema, payload: { title: 'A' } }))
+      await env.CONTENT_CACHE.put(
+        key,
+        JSON.stringify({
+          storedAt: 1_000_000,
+          hash: `h-${schema}`,
+          schema,
+          payload: { title: 'A' },
+        })
+      )
       const before = validation.calls()
       for (let render = 0; render < 3; render++) {
-        expect(await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'loaded' }), validation.validate)).toEqual({ title: 'A', validated: true })
+        expect(
+          await cache.read(
+            key,
+            async (): Promise<{ title?: string }> => ({ title: 'loaded' }),
+            validation.validate
+          )
+        ).toEqual({ title: 'A', validated: true })
       }
       expect(validation.calls() - before).toBe(1)
     }
@@ -271,10 +312,32 @@ describe('stored payloads are trusted', () => {
     const { cache } = setup(60, true, 'schema-8')
     const key = freshKey()
     const validation = countingValidation()
-    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: 'first', schema: 'schema-7', payload: { title: 'A' } }))
-    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'A', validated: true })
-    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_500, hash: 'second', schema: 'schema-7', payload: { title: 'B' } }))
-    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'B', validated: true })
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({
+        storedAt: 1_000_000,
+        hash: 'first',
+        schema: 'schema-7',
+        payload: { title: 'A' },
+      })
+    )
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({
+      title: 'A',
+      validated: true,
+    })
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({
+        storedAt: 1_000_500,
+        hash: 'second',
+        schema: 'schema-7',
+        payload: { title: 'B' },
+      })
+    )
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({
+      title: 'B',
+      validated: true,
+    })
     expect(validation.calls()).toBe(2)
   })
 
@@ -282,7 +345,11 @@ describe('stored payloads are trusted', () => {
     const { cache, settle } = setup()
     const key = freshKey()
     const validation = countingValidation()
-    await cache.read(key, async (): Promise<{ title?: string }> => ({ title: 'A' }), validation.validate)
+    await cache.read(
+      key,
+      async (): Promise<{ title?: string }> => ({ title: 'A' }),
+      validation.validate
+    )
     await settle()
     await cache.read(key, async () => ({}), validation.validate)
     await cache.read(key, async () => ({}), validation.validate)
@@ -293,9 +360,20 @@ describe('stored payloads are trusted', () => {
     const { cache } = setup(60, true, 'schema-8')
     const key = freshKey()
     const validation = countingValidation()
-    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: 1_000_000, hash: 'h', schema: 'schema-7', payload: { title: 'A' } }))
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({
+        storedAt: 1_000_000,
+        hash: 'h',
+        schema: 'schema-7',
+        payload: { title: 'A' },
+      })
+    )
     expect(await cache.stampOf(key)).toMatchObject({ hash: 'h' })
-    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({ title: 'A', validated: true })
+    expect(await cache.read(key, async () => ({}), validation.validate)).toEqual({
+      title: 'A',
+      validated: true,
+    })
   })
 })
 
@@ -305,7 +383,11 @@ describe('payload cache: reads within readMemoMs', () => {
     const reads: string[] = []
     const kv = new Proxy(env.CONTENT_CACHE, {
       get(target, property) {
-        if (property === 'get') return (key: string, type: 'text' | 'json') => (reads.push(key), target.get(key, type as 'text'))
+        if (property === 'get')
+          return (key: string, type: 'text' | 'json') => (
+            reads.push(key),
+            target.get(key, type as 'text')
+          )
         const value: unknown = Reflect.get(target, property)
         return typeof value === 'function' ? value.bind(target) : value
       },
@@ -314,7 +396,14 @@ describe('payload cache: reads within readMemoMs', () => {
   }
 
   function memoCache(kv: KVNamespace, clock: { now: number }) {
-    return createPayloadCache({ kv, ttlSeconds: 60, deadlineMs: 100, now: () => clock.now, waitUntil: () => undefined, readMemoMs: 1_000 })
+    return createPayloadCache({
+      kv,
+      ttlSeconds: 60,
+      deadlineMs: 100,
+      now: () => clock.now,
+      waitUntil: () => undefined,
+      readMemoMs: 1_000,
+    })
   }
 
   it('reads KV once a second per key, shows its own writes at once, and never answers another binding', async () => {
@@ -331,7 +420,15 @@ describe('payload cache: reads within readMemoMs', () => {
     expect(reads.filter((read) => read === key)).toHaveLength(readsAfterWrite)
 
     // Another writer changes KV: within the second the isolate still renders what it read...
-    await env.CONTENT_CACHE.put(key, JSON.stringify({ storedAt: clock.now, changedAt: clock.now, hash: 'b', payload: { title: 'B' } }))
+    await env.CONTENT_CACHE.put(
+      key,
+      JSON.stringify({
+        storedAt: clock.now,
+        changedAt: clock.now,
+        hash: 'b',
+        payload: { title: 'B' },
+      })
+    )
     clock.now += 999
     expect(await cache.read(key, async () => ({ title: 'unused' }), same)).toEqual({ title: 'A' })
     // ...and a second after its last read, reads KV again.

@@ -35,7 +35,9 @@ describe('content client', () => {
   })
 
   it('turns missing fields into empty strings, lists and objects', async () => {
-    backend = fakeBackend({ 'get-about-page': json({ payload: { title: 'About', missions: 'oops', firstBanner: null } }) })
+    backend = fakeBackend({
+      'get-about-page': json({ payload: { title: 'About', missions: 'oops', firstBanner: null } }),
+    })
     const { client } = clientFor(backend)
     const about = await client.aboutPage()
     expect(about.title).toBe('About')
@@ -47,7 +49,9 @@ describe('content client', () => {
 
   it('drops list entries that are not objects and keeps the rest', async () => {
     backend = fakeBackend({
-      'get-enterprises-page': json({ payload: { enterprises: [null, 'x', { title: 'Tower', id: 7 }] } }),
+      'get-enterprises-page': json({
+        payload: { enterprises: [null, 'x', { title: 'Tower', id: 7 }] },
+      }),
     })
     const { client } = clientFor(backend)
     const page = await client.enterprisesPage()
@@ -62,13 +66,20 @@ describe('content client', () => {
   ])('fails on %s', async (_, answer) => {
     backend = fakeBackend({ 'navbar-data': answer })
     const { client } = clientFor(backend)
-    await expect(client.navbar()).rejects.toMatchObject({ name: 'ContentError', failure: 'malformed' })
+    await expect(client.navbar()).rejects.toMatchObject({
+      name: 'ContentError',
+      failure: 'malformed',
+    })
   })
 
   it('fails with the backend status and its message on an error answer', async () => {
     backend = fakeBackend({ 'navbar-data': json({ message: 'maintenance' }, 500) })
     const { client } = clientFor(backend)
-    await expect(client.navbar()).rejects.toMatchObject({ failure: 'status', status: 500, backendMessage: 'maintenance' })
+    await expect(client.navbar()).rejects.toMatchObject({
+      failure: 'status',
+      status: 500,
+      backendMessage: 'maintenance',
+    })
   })
 
   it('times out a backend that does not answer', async () => {
@@ -90,12 +101,18 @@ describe('content client', () => {
   it('sends a message and reads success only from status 200', async () => {
     backend = fakeBackend({ messages: json({ payload: { id: 1 } }, 201) })
     const { client } = clientFor(backend)
-    expect(await client.sendMessage({ name: 'Ani', email: 'ani@example.am', comments: 'Hello' })).toEqual({
+    expect(
+      await client.sendMessage({ name: 'Ani', email: 'ani@example.am', comments: 'Hello' })
+    ).toEqual({
       ok: false,
       status: 201,
       message: undefined,
       temporary: false,
     })
-    expect(JSON.parse(backend.callsTo('messages')[0]!.body)).toEqual({ name: 'Ani', email: 'ani@example.am', comments: 'Hello' })
+    expect(JSON.parse(backend.callsTo('messages')[0]!.body)).toEqual({
+      name: 'Ani',
+      email: 'ani@example.am',
+      comments: 'Hello',
+    })
   })
 })

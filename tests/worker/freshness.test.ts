@@ -32,10 +32,13 @@ function setup() {
     ...kv,
     /** The backend's home page now has this banner title. */
     editBanner: (title: string) => {
-      answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title }] } })
+      answers['get-home-page'] = json({
+        payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title }] },
+      })
     },
     failEverything: () => {
-      for (const endpoint of Object.keys(samplePayloads)) answers[endpoint] = json({ message: 'down' }, 500)
+      for (const endpoint of Object.keys(samplePayloads))
+        answers[endpoint] = json({ message: 'down' }, 500)
     },
     recover: () => {
       for (const endpoint of Object.keys(answers)) delete answers[endpoint]
@@ -48,7 +51,10 @@ async function agePayloads(seconds: number) {
   const { keys } = await env.CONTENT_CACHE.list({ prefix: `payload:v2:${backend!.origin}:` })
   for (const { name } of keys) {
     const entry = await env.CONTENT_CACHE.get<{ storedAt: number }>(name, 'json')
-    await env.CONTENT_CACHE.put(name, JSON.stringify({ ...entry, storedAt: entry!.storedAt - seconds * 1000 }))
+    await env.CONTENT_CACHE.put(
+      name,
+      JSON.stringify({ ...entry, storedAt: entry!.storedAt - seconds * 1000 })
+    )
   }
   forgetKnownStamps()
 }
@@ -58,7 +64,11 @@ async function visit(path: string, bindings: Bindings) {
   forgetRecentPages()
   forgetKnownStamps()
   const response = await fetchPage(path, bindings)
-  return { status: response.status, page: response.headers.get('X-Page-Cache'), html: await response.text() }
+  return {
+    status: response.status,
+    page: response.headers.get('X-Page-Cache'),
+    html: await response.text(),
+  }
 }
 
 /**
@@ -67,7 +77,10 @@ async function visit(path: string, bindings: Bindings) {
  * depends on the machine, not on the content.
  */
 function withoutPlaceholders(html: string): string {
-  return html.replace(/ style="background:center \/ cover no-repeat url\(data:image\/[^)"]*\)"/g, '')
+  return html.replace(
+    / style="background:center \/ cover no-repeat url\(data:image\/[^)"]*\)"/g,
+    ''
+  )
 }
 
 async function runCron(bindings: Bindings) {
@@ -90,17 +103,20 @@ describe('without the scheduled refresh (wrangler dev, npm start)', () => {
   it.each([
     ['just past CONTENT_TTL', TTL_SECONDS + 1],
     ['a quiet page after a day without visits', 24 * 60 * 60],
-  ])('shows a backend change within one more visit once the payloads are %s', async (_name, age) => {
-    const { bindings, editBanner } = setup()
-    expect((await visit('/en', bindings)).html).toContain('Building Yerevan')
-    editBanner('Spring offer')
-    await agePayloads(age)
-    const first = await visit('/en', bindings)
-    expect(first.status).toBe(200)
-    const second = await visit('/en', bindings)
-    expect(first.html.includes('Spring offer') || second.html.includes('Spring offer')).toBe(true)
-    expect(second.html).toContain('Spring offer')
-  })
+  ])(
+    'shows a backend change within one more visit once the payloads are %s',
+    async (_name, age) => {
+      const { bindings, editBanner } = setup()
+      expect((await visit('/en', bindings)).html).toContain('Building Yerevan')
+      editBanner('Spring offer')
+      await agePayloads(age)
+      const first = await visit('/en', bindings)
+      expect(first.status).toBe(200)
+      const second = await visit('/en', bindings)
+      expect(first.html.includes('Spring offer') || second.html.includes('Spring offer')).toBe(true)
+      expect(second.html).toContain('Spring offer')
+    }
+  )
 })
 
 describe('with the scheduled refresh running', () => {
@@ -112,7 +128,8 @@ describe('with the scheduled refresh running', () => {
     const writes = payloadWrites().length
     editBanner('From the cron')
     await agePayloads(TTL_SECONDS + 1)
-    for (let i = 0; i < 3; i++) expect((await visit('/en', bindings)).html).not.toContain('From the cron')
+    for (let i = 0; i < 3; i++)
+      expect((await visit('/en', bindings)).html).not.toContain('From the cron')
     expect(backend!.calls).toHaveLength(calls)
     expect(payloadWrites()).toHaveLength(writes)
 
@@ -126,7 +143,8 @@ describe('a backend outage', () => {
     const { bindings, failEverything, recover, editBanner, payloadWrites } = setup()
     const pages = ['/', '/en/about', '/ru/enterprises', '/en/contact-us']
     const before = new Map<string, string>()
-    for (const path of pages) before.set(path, withoutPlaceholders((await visit(path, bindings)).html))
+    for (const path of pages)
+      before.set(path, withoutPlaceholders((await visit(path, bindings)).html))
     failEverything()
     await agePayloads(7 * 24 * 60 * 60)
     const writes = payloadWrites().length

@@ -39,7 +39,15 @@ const HOSTILE: unknown[] = [
 ]
 
 const U = 'URL'
-const item = { img: U, icon: U, iconLink: U, btnLink: U, title: 'Item', btnName: 'Go', description: '<p>Text</p>' }
+const item = {
+  img: U,
+  icon: U,
+  iconLink: U,
+  btnLink: U,
+  title: 'Item',
+  btnName: 'Go',
+  description: '<p>Text</p>',
+}
 
 /** Payloads with every URL-valued field present, set to `U`. */
 const TEMPLATES: Record<string, unknown> = {
@@ -67,11 +75,18 @@ const TEMPLATES: Record<string, unknown> = {
     thirdImage: { img: U, description: '<p>Partners</p>' },
     thirdBanner: [{ id: 1, img: U, imgLink: U, title: 'Partner' }],
   },
-  'get-enterprises-page': { banner: { img: U, titleBanner: 'Enterprises' }, enterprises: [item, item] },
+  'get-enterprises-page': {
+    banner: { img: U, titleBanner: 'Enterprises' },
+    enterprises: [item, item],
+  },
   'contact-us': {
     phoneNumber: '+374 10 000000',
     contactEmail: 'info@example.am',
-    ...Object.fromEntries(['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok'].map((key) => [key, U])),
+    ...Object.fromEntries(
+      ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'pinterest', 'tiktok'].map(
+        (key) => [key, U]
+      )
+    ),
     firstBanner: U,
     secondBanner: U,
     titleContact: 'Contact',
@@ -85,7 +100,9 @@ function fill(template: unknown, value: unknown): unknown {
   if (template === U) return value
   if (Array.isArray(template)) return template.map((entry) => fill(entry, value))
   if (typeof template === 'object' && template !== null) {
-    return Object.fromEntries(Object.entries(template).map(([key, entry]) => [key, fill(entry, value)]))
+    return Object.fromEntries(
+      Object.entries(template).map(([key, entry]) => [key, fill(entry, value)])
+    )
   }
   return template
 }
@@ -94,11 +111,20 @@ function fill(template: unknown, value: unknown): unknown {
 function placeholderKeys(template: unknown): string[] {
   if (Array.isArray(template)) return template.flatMap(placeholderKeys)
   if (typeof template !== 'object' || template === null) return []
-  return Object.entries(template).flatMap(([key, entry]) => (entry === U ? [key] : placeholderKeys(entry)))
+  return Object.entries(template).flatMap(([key, entry]) =>
+    entry === U ? [key] : placeholderKeys(entry)
+  )
 }
 
 function backendWith(value: unknown) {
-  return fakeBackend(Object.fromEntries(Object.entries(TEMPLATES).map(([call, template]) => [call, json({ payload: fill(template, value) })])))
+  return fakeBackend(
+    Object.fromEntries(
+      Object.entries(TEMPLATES).map(([call, template]) => [
+        call,
+        json({ payload: fill(template, value) }),
+      ])
+    )
+  )
 }
 
 /** Throws unless every address in the page is site-relative (one '/'), http(s), mailto: or tel:. */
@@ -106,14 +132,19 @@ async function expectSafeAddresses(html: string, page: string) {
   const links = await select(html, 'a[href]')
   for (const { attrs } of links) {
     const href = attrs.href!
-    expect(href, `${page}: <a href="${href}">`).toMatch(/^(\/(?![/\\])|#|https?:\/\/[^\s@]+$|mailto:|tel:)/i)
+    expect(href, `${page}: <a href="${href}">`).toMatch(
+      /^(\/(?![/\\])|#|https?:\/\/[^\s@]+$|mailto:|tel:)/i
+    )
     if (/^https?:/i.test(href)) expect(attrs.rel, `${page}: ${href}`).toContain('noopener')
   }
   for (const { attrs } of await select(html, 'img[src], link[href], script[src]')) {
     const address = attrs.src ?? attrs.href!
     expect(address, `${page}: ${address}`).toMatch(/^(\/(?![/\\])|https?:\/\/[^\s@]+$)/i)
   }
-  for (const { attrs } of await select(html, 'meta[property="og:image"], meta[name="twitter:image"]')) {
+  for (const { attrs } of await select(
+    html,
+    'meta[property="og:image"], meta[name="twitter:image"]'
+  )) {
     expect(() => new URL(attrs.content!)).not.toThrow()
     expect(new URL(attrs.content!).protocol, `${page}: ${attrs.content}`).toMatch(/^https?:$/)
   }
@@ -145,17 +176,28 @@ describe('a malformed or hostile address in any URL field of any payload', () =>
         expect(response.status, page).toBe(200)
         await expectSafeAddresses(html, page)
       }
-    },
+    }
   )
 
   it('drops only the bad slot: the fallback image shows and the rest of the payload renders', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     backend = fakeBackend({
       'get-enterprises-page': json({
-        payload: { enterprises: [{ title: 'Ararat Residence', img: 'https://exa mple.com/a.jpg', btnName: 'Open', btnLink: '/about' }] },
+        payload: {
+          enterprises: [
+            {
+              title: 'Ararat Residence',
+              img: 'https://exa mple.com/a.jpg',
+              btnName: 'Open',
+              btnLink: '/about',
+            },
+          ],
+        },
       }),
     })
-    const html = await (await fetchPage('/en/enterprises', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
+    const html = await (
+      await fetchPage('/en/enterprises', backend.env({ PAGE_CACHE_TTL: '0' }))
+    ).text()
     expect(html).toContain('Ararat Residence')
     // The slot's bundled fallback, through the image route (src/images/image-url.ts).
     expect(html).toContain(`src=${encodeURIComponent('/default-enterprise.jpg')}`)
@@ -168,7 +210,9 @@ describe('a malformed or hostile address in any URL field of any payload', () =>
     const env = backend.env({ PAGE_CACHE_TTL: '0' })
     await fetchPage('/en', env)
     await fetchPage('/en', env)
-    const reports = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('get-home-page') && line.includes('dropped'))
+    const reports = warn.mock.calls
+      .map((call) => String(call[0]))
+      .filter((line) => line.includes('get-home-page') && line.includes('dropped'))
     expect(reports).toHaveLength(1)
     expect(reports[0]).toContain('banner[0].img')
     expect(reports[0]).toContain('enterprisesHome[3].iconLink')
@@ -177,26 +221,35 @@ describe('a malformed or hostile address in any URL field of any payload', () =>
 })
 
 describe('internal links on an Armenian page', () => {
-  it.each(['/en//evil.example', '/en/\\evil.example', '/en/\t/evil.example', '/ru//\\evil.example/x'])(
-    'stay internal after the language rewrite: %j in a link field and in HTML',
-    async (href) => {
-      backend = fakeBackend({
-        'get-home-page': json({
-          payload: {
-            banner: [{ title: 'Building Yerevan', btnName: 'Go', btnLink: href, description: `<p><a href="${href}">more</a></p>` }],
-          },
-        }),
-      })
-      const html = await (await fetchPage('/', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
-      const links = (await select(html, 'main a[href]')).filter(({ text }) => /Go|more/.test(text))
-      expect(links).toHaveLength(2)
-      for (const { attrs } of links) {
-        expect(attrs.href).toMatch(/^\/(?![/\\])/)
-        expect(new URL(attrs.href!, 'https://site.example').origin).toBe('https://site.example')
-        expect(attrs.target).toBeUndefined()
-      }
-    },
-  )
+  it.each([
+    '/en//evil.example',
+    '/en/\\evil.example',
+    '/en/\t/evil.example',
+    '/ru//\\evil.example/x',
+  ])('stay internal after the language rewrite: %j in a link field and in HTML', async (href) => {
+    backend = fakeBackend({
+      'get-home-page': json({
+        payload: {
+          banner: [
+            {
+              title: 'Building Yerevan',
+              btnName: 'Go',
+              btnLink: href,
+              description: `<p><a href="${href}">more</a></p>`,
+            },
+          ],
+        },
+      }),
+    })
+    const html = await (await fetchPage('/', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
+    const links = (await select(html, 'main a[href]')).filter(({ text }) => /Go|more/.test(text))
+    expect(links).toHaveLength(2)
+    for (const { attrs } of links) {
+      expect(attrs.href).toMatch(/^\/(?![/\\])/)
+      expect(new URL(attrs.href!, 'https://site.example').origin).toBe('https://site.example')
+      expect(attrs.target).toBeUndefined()
+    }
+  })
 })
 
 describe('the social card image', () => {
@@ -211,10 +264,15 @@ describe('the social card image', () => {
     expect((await select(html, 'meta[name="twitter:image"]'))[0]?.attrs.content).toBe(expected)
   })
 
-  it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://exa mple.com/og.jpg'])('is left out for %s', async (image) => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
-    backend = fakeBackend({ 'page-meta-data': json({ payload: { title: 'Erebuni', image } }) })
-    const html = await (await fetchPage('/en/about', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
-    expect(await select(html, 'meta[property="og:image"], meta[name="twitter:image"]')).toEqual([])
-  })
+  it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://exa mple.com/og.jpg'])(
+    'is left out for %s',
+    async (image) => {
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+      backend = fakeBackend({ 'page-meta-data': json({ payload: { title: 'Erebuni', image } }) })
+      const html = await (await fetchPage('/en/about', backend.env({ PAGE_CACHE_TTL: '0' }))).text()
+      expect(await select(html, 'meta[property="og:image"], meta[name="twitter:image"]')).toEqual(
+        []
+      )
+    }
+  )
 })

@@ -11,7 +11,16 @@ import { imageUrl } from '../../src/images/image-url'
 import { DEV_IMAGE_URL_SECRET } from '../../src/images/image-signature'
 import { MAX_TRANSFORM_BYTES_AT_ONCE, MAX_TRANSFORMS_AT_ONCE } from '../../src/images/limits'
 import { READ_CHUNK_BYTES } from '../../src/images/chunk-reader'
-import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, pageImageUrl, serveBytes } from './support/images'
+import {
+  ACCEPT,
+  assetBytes,
+  decodeBase64,
+  fakeCms as cms,
+  digestOf,
+  fetchImage,
+  pageImageUrl,
+  serveBytes,
+} from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const HERO = '/images/banners/home-hero-1.jpg'
@@ -21,7 +30,6 @@ const SLOW = { timeout: 90_000 }
 afterEach(() => {
   vi.restoreAllMocks()
 })
-
 
 /**
  * The real local binding, counting the transforms it is asked for, how many run at once and the
@@ -47,7 +55,9 @@ function countingImages(delayMs = 0) {
             for await (const chunk of stream) chunks.push(chunk)
             counts.reads.push(...chunks.map((chunk) => chunk.byteLength))
             if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
-            return await env.IMAGES.input(new Blob(chunks).stream()).transform(options).output(output)
+            return await env.IMAGES.input(new Blob(chunks).stream())
+              .transform(options)
+              .output(output)
           } finally {
             counts.running--
           }
@@ -62,7 +72,12 @@ function countingImages(delayMs = 0) {
 /** A limiter that answers `success` and records the keys it was asked about. */
 function limiter(success: boolean) {
   const keys: string[] = []
-  return { keys, binding: { limit: async ({ key }: { key: string }) => (keys.push(key), { success }) } as unknown as RateLimit }
+  return {
+    keys,
+    binding: {
+      limit: async ({ key }: { key: string }) => (keys.push(key), { success }),
+    } as unknown as RateLimit,
+  }
 }
 
 describe('GET /_image: only the addresses the pages write', SLOW, () => {
@@ -73,19 +88,52 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
     return [
       ['an extra parameter', `${page}&cb=1`],
       ['a cache-buster before the others', `/_image?cb=1&${query}`],
-      ['parameters in another order', `/_image?w=${width}&src=${encodeURIComponent(src)}&s=${signature}`],
+      [
+        'parameters in another order',
+        `/_image?w=${width}&src=${encodeURIComponent(src)}&s=${signature}`,
+      ],
       ['a parameter twice', `${page}&w=${width}`],
       ['an upper-case parameter name', page.replace('&w=', '&W=')],
-      ['lower-case percent-encoding', page.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())],
-      ['a source with an encoded slash', page.replace(encodeURIComponent(src), encodeURIComponent(src).replace(/%2F/g, '%252F'))],
-      ['a source with a dot segment', `/_image?src=${encodeURIComponent(src.replace('/', '/./'))}&w=${width}&s=${signature}`],
-      ['a source with a doubled slash', `/_image?src=${encodeURIComponent(src.replace('/', '//'))}&w=${width}&s=${signature}`],
-      ['a source with a query', `/_image?src=${encodeURIComponent(`${src}?cb=1`)}&w=${width}&s=${signature}`],
-      ['a source in another case', `/_image?src=${encodeURIComponent(src.toUpperCase())}&w=${width}&s=${signature}`],
-      ['another width under the same signature', `/_image?src=${encodeURIComponent(src)}&w=${width === 640 ? 320 : 640}&s=${signature}`],
+      [
+        'lower-case percent-encoding',
+        page.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      ],
+      [
+        'a source with an encoded slash',
+        page.replace(encodeURIComponent(src), encodeURIComponent(src).replace(/%2F/g, '%252F')),
+      ],
+      [
+        'a source with a dot segment',
+        `/_image?src=${encodeURIComponent(src.replace('/', '/./'))}&w=${width}&s=${signature}`,
+      ],
+      [
+        'a source with a doubled slash',
+        `/_image?src=${encodeURIComponent(src.replace('/', '//'))}&w=${width}&s=${signature}`,
+      ],
+      [
+        'a source with a query',
+        `/_image?src=${encodeURIComponent(`${src}?cb=1`)}&w=${width}&s=${signature}`,
+      ],
+      [
+        'a source in another case',
+        `/_image?src=${encodeURIComponent(src.toUpperCase())}&w=${width}&s=${signature}`,
+      ],
+      [
+        'another width under the same signature',
+        `/_image?src=${encodeURIComponent(src)}&w=${width === 640 ? 320 : 640}&s=${signature}`,
+      ],
       ['no signature', `/_image?src=${encodeURIComponent(src)}&w=${width}`],
-      ['a signature in another case', page.replace(`s=${signature}`, `s=${signature.toUpperCase() === signature ? signature.toLowerCase() : signature.toUpperCase()}`)],
-      ['an added fallback', `/_image?src=${encodeURIComponent(src)}&w=${width}&fallback=${encodeURIComponent(BANNER_FALLBACK)}&s=${signature}`],
+      [
+        'a signature in another case',
+        page.replace(
+          `s=${signature}`,
+          `s=${signature.toUpperCase() === signature ? signature.toLowerCase() : signature.toUpperCase()}`
+        ),
+      ],
+      [
+        'an added fallback',
+        `/_image?src=${encodeURIComponent(src)}&w=${width}&fallback=${encodeURIComponent(BANNER_FALLBACK)}&s=${signature}`,
+      ],
     ]
   }
 
@@ -94,11 +142,15 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
     const images = countingImages()
     const bindings = { ...origin.bindings, IMAGES: images.binding }
     const src = origin.url('photo.jpg')
-    expect((await fetchImage(pageImageUrl(src, 640), bindings, ACCEPT.webp)).response.status).toBe(200)
+    expect((await fetchImage(pageImageUrl(src, 640), bindings, ACCEPT.webp)).response.status).toBe(
+      200
+    )
     for (const [what, path] of respellings(src, 640)) {
       const { response } = await fetchImage(path, bindings, ACCEPT.webp)
       expect([400, 403], what).toContain(response.status)
-      expect(['missing-src', 'width-not-served', 'not-canonical', 'not-signed'], what).toContain(response.headers.get('X-Image-Reason'))
+      expect(['missing-src', 'width-not-served', 'not-canonical', 'not-signed'], what).toContain(
+        response.headers.get('X-Image-Reason')
+      )
     }
     expect(origin.calls).toHaveLength(1)
     expect(images.counts.transforms).toBe(1)
@@ -106,7 +158,9 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
 
   it('refuses every respelling of a bundled image without reading or transforming it', async () => {
     const images = countingImages()
-    const assets = { fetch: vi.fn((request: Request) => env.ASSETS.fetch(request)) } as unknown as Fetcher
+    const assets = {
+      fetch: vi.fn((request: Request) => env.ASSETS.fetch(request)),
+    } as unknown as Fetcher
     const bindings = { ...(env as unknown as Bindings), IMAGES: images.binding, ASSETS: assets }
     for (const [what, path] of respellings(HERO, 480)) {
       const { response } = await fetchImage(path, bindings)
@@ -118,11 +172,22 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
 
   it('refuses an address signed with another key, and accepts the previous key during a rotation', async () => {
     const signedWith = (secret: string) => imageUrl(HERO, 320, undefined, secret)
-    const rotated = { ...(env as unknown as Bindings), IMAGE_URL_SECRET: 'new-key', IMAGE_URL_SECRET_PREVIOUS: DEV_IMAGE_URL_SECRET }
+    const rotated = {
+      ...(env as unknown as Bindings),
+      IMAGE_URL_SECRET: 'new-key',
+      IMAGE_URL_SECRET_PREVIOUS: DEV_IMAGE_URL_SECRET,
+    }
     expect((await fetchImage(signedWith('someone-else'), env)).response.status).toBe(403)
     expect((await fetchImage(signedWith('new-key'), rotated)).response.status).toBe(200)
     expect((await fetchImage(signedWith(DEV_IMAGE_URL_SECRET), rotated)).response.status).toBe(200)
-    expect((await fetchImage(signedWith(DEV_IMAGE_URL_SECRET), { ...rotated, IMAGE_URL_SECRET_PREVIOUS: undefined })).response.status).toBe(403)
+    expect(
+      (
+        await fetchImage(signedWith(DEV_IMAGE_URL_SECRET), {
+          ...rotated,
+          IMAGE_URL_SECRET_PREVIOUS: undefined,
+        })
+      ).response.status
+    ).toBe(403)
   })
 
   it.each([
@@ -131,13 +196,19 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
     ['an encoded slash', '/images%2fbanners/home-hero-1.jpg'],
     ['a parent segment', '/images/banners/../banners/home-hero-1.jpg'],
     ['a query', '/images/banners/home-hero-1.jpg?cb=1'],
-  ])('refuses a site path with %s even when signed: site paths are canonical or refused', async (_, src) => {
-    const images = countingImages()
-    const { response } = await fetchImage(pageImageUrl(src, 320), { ...(env as unknown as Bindings), IMAGES: images.binding })
-    expect(response.status).toBe(403)
-    expect(response.headers.get('X-Image-Reason')).toBe('source-refused')
-    expect(images.counts.transforms).toBe(0)
-  })
+  ])(
+    'refuses a site path with %s even when signed: site paths are canonical or refused',
+    async (_, src) => {
+      const images = countingImages()
+      const { response } = await fetchImage(pageImageUrl(src, 320), {
+        ...(env as unknown as Bindings),
+        IMAGES: images.binding,
+      })
+      expect(response.status).toBe(403)
+      expect(response.headers.get('X-Image-Reason')).toBe('source-refused')
+      expect(images.counts.transforms).toBe(0)
+    }
+  )
 })
 
 describe('GET /_image: misses are rate limited per client', SLOW, () => {
@@ -145,11 +216,18 @@ describe('GET /_image: misses are rate limited per client', SLOW, () => {
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) })
     const images = countingImages()
     const refusing = limiter(false)
-    const request = new Request(new URL(pageImageUrl(origin.url('photo.jpg'), 320), 'http://localhost'), { headers: { 'CF-Connecting-IP': '203.0.113.7' } })
+    const request = new Request(
+      new URL(pageImageUrl(origin.url('photo.jpg'), 320), 'http://localhost'),
+      { headers: { 'CF-Connecting-IP': '203.0.113.7' } }
+    )
     const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test')
     const { default: worker } = await import('../../src/index')
     const ctx = createExecutionContext()
-    const response = await worker.fetch(request, { ...origin.bindings, IMAGES: images.binding, IMAGE_RATE_LIMITER: refusing.binding }, ctx)
+    const response = await worker.fetch(
+      request,
+      { ...origin.bindings, IMAGES: images.binding, IMAGE_RATE_LIMITER: refusing.binding },
+      ctx
+    )
     await waitOnExecutionContext(ctx)
     expect(response.status).toBe(429)
     expect(response.headers.get('Retry-After')).toBe('60')
@@ -172,10 +250,16 @@ describe('GET /_image: misses are rate limited per client', SLOW, () => {
 
 describe('GET /_image: bounded work per isolate', SLOW, () => {
   const concurrentMisses = async (answer: () => Response) => {
-    const origin = cms(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}.jpg`, answer])))
+    const origin = cms(
+      Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}.jpg`, answer]))
+    )
     const images = countingImages(150)
     const bindings = { ...origin.bindings, IMAGES: images.binding }
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => fetchImage(pageImageUrl(origin.url(`p${i}.jpg`), 160), bindings, ACCEPT.webp)))
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetchImage(pageImageUrl(origin.url(`p${i}.jpg`), 160), bindings, ACCEPT.webp)
+      )
+    )
     expect(answers.map((answer) => answer.response.status)).toEqual(Array(8).fill(200))
     expect(images.counts.transforms).toBe(8)
     return images.counts.mostAtOnce
@@ -183,7 +267,11 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 
   it(`runs at most ${MAX_TRANSFORMS_AT_ONCE} transforms of camera photos at once; the others wait for a slot and are served`, async () => {
     expect(cameraJpeg.byteLength * MAX_TRANSFORMS_AT_ONCE).toBeLessThan(MAX_TRANSFORM_BYTES_AT_ONCE)
-    const mostAtOnce = await concurrentMisses(serveBytes(cameraJpeg, 'image/jpeg', { headers: { 'Content-Length': String(cameraJpeg.byteLength) } }))
+    const mostAtOnce = await concurrentMisses(
+      serveBytes(cameraJpeg, 'image/jpeg', {
+        headers: { 'Content-Length': String(cameraJpeg.byteLength) },
+      })
+    )
     expect(mostAtOnce).toBeGreaterThan(1)
     expect(mostAtOnce).toBeLessThanOrEqual(MAX_TRANSFORMS_AT_ONCE)
   })
@@ -195,7 +283,11 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
   it(`hands the binding the whole original in reads of ${READ_CHUNK_BYTES / 1024} KB, not the runtime's 4 KB a read`, async () => {
     const origin = cms({ 'reads.jpg': serveBytes(cameraJpeg) })
     const { binding, counts } = countingImages()
-    const { response } = await fetchImage(pageImageUrl(origin.url('reads.jpg'), 160), { ...origin.bindings, IMAGES: binding }, ACCEPT.webp)
+    const { response } = await fetchImage(
+      pageImageUrl(origin.url('reads.jpg'), 160),
+      { ...origin.bindings, IMAGES: binding },
+      ACCEPT.webp
+    )
     expect(response.status).toBe(200)
     expect(counts.reads.reduce((sum, bytes) => sum + bytes, 0)).toBe(cameraJpeg.byteLength)
     expect(counts.reads).toHaveLength(Math.ceil(cameraJpeg.byteLength / READ_CHUNK_BYTES))
@@ -204,13 +296,21 @@ describe('GET /_image: bounded work per isolate', SLOW, () => {
 })
 
 describe('GET /_image: work is not thrown away', SLOW, () => {
-  it('finishes a transform that outlasts the visitor\'s wait in the background and serves it from the cache next', async () => {
+  it("finishes a transform that outlasts the visitor's wait in the background and serves it from the cache next", async () => {
     // A camera photo of known size (under 8 MB), so the visitor may be given the original meanwhile.
-    const origin = cms({ 'slow.jpg': serveBytes(cameraJpeg, 'image/jpeg', { headers: { 'Content-Length': String(cameraJpeg.byteLength) } }) })
+    const origin = cms({
+      'slow.jpg': serveBytes(cameraJpeg, 'image/jpeg', {
+        headers: { 'Content-Length': String(cameraJpeg.byteLength) },
+      }),
+    })
     // The visitor waits 8 s; the transform is held 8.3 s, so it outlasts the wait and has the rest of
     // the 16 s the work may take (7.7 s) to run, a margin that a loaded 2-core machine keeps.
     const images = countingImages(8_300)
-    const bindings = { ...origin.bindings, IMAGES: images.binding, IMAGE_TRANSFORM_TIMEOUT_MS: '8000' }
+    const bindings = {
+      ...origin.bindings,
+      IMAGES: images.binding,
+      IMAGE_TRANSFORM_TIMEOUT_MS: '8000',
+    }
     const path = pageImageUrl(origin.url('slow.jpg'), 320)
     const started = Date.now()
     const first = await fetchImage(path, bindings, ACCEPT.webp) // waits for the background work too
@@ -232,9 +332,18 @@ describe('GET /_image: work is not thrown away', SLOW, () => {
   it('gives a visitor with a fallback the bundled file as it is, never transformed, once the original used the wait', async () => {
     const origin = cms({ 'stall.jpg': 'hang' })
     const images = countingImages()
-    const bindings = { ...origin.bindings, IMAGES: images.binding, IMAGE_TRANSFORM_TIMEOUT_MS: '1000', API_TIMEOUT_MS: '10000' }
+    const bindings = {
+      ...origin.bindings,
+      IMAGES: images.binding,
+      IMAGE_TRANSFORM_TIMEOUT_MS: '1000',
+      API_TIMEOUT_MS: '10000',
+    }
     const started = Date.now()
-    const { response, bytes } = await fetchImage(pageImageUrl(origin.url('stall.jpg'), 640, BANNER_FALLBACK), bindings, ACCEPT.webp)
+    const { response, bytes } = await fetchImage(
+      pageImageUrl(origin.url('stall.jpg'), 640, BANNER_FALLBACK),
+      bindings,
+      ACCEPT.webp
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Image-Outcome')).toBe('fallback')
     expect(await digestOf(bytes)).toBe(await digestOf(await assetBytes(BANNER_FALLBACK)))
@@ -247,7 +356,10 @@ describe('GET /_image: work is not thrown away', SLOW, () => {
     const images = countingImages(300)
     const bindings = { ...origin.bindings, IMAGES: images.binding }
     const path = pageImageUrl(origin.url('shared.jpg'), 480)
-    const [a, b] = await Promise.all([fetchImage(path, bindings, ACCEPT.webp), fetchImage(path, bindings, ACCEPT.webp)])
+    const [a, b] = await Promise.all([
+      fetchImage(path, bindings, ACCEPT.webp),
+      fetchImage(path, bindings, ACCEPT.webp),
+    ])
     expect([a.response.status, b.response.status]).toEqual([200, 200])
     expect(await digestOf(a.bytes)).toBe(await digestOf(b.bytes))
     expect(origin.calls).toHaveLength(1)

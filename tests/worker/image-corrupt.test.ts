@@ -10,7 +10,16 @@ import { describe, expect, it } from 'vitest'
 import type { RasterFormat } from '../../src/images/image-format'
 import { readImageSize } from '../../src/images/image-header'
 import { IMAGE_REASONS, type ImageReason } from '../../src/images/reasons'
-import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, fetchImage, imageInfo, pageImageUrl, serveBytes } from './support/images'
+import {
+  ACCEPT,
+  assetBytes,
+  decodeBase64,
+  fakeCms as cms,
+  fetchImage,
+  imageInfo,
+  pageImageUrl,
+  serveBytes,
+} from './support/images'
 
 /** Real transforms on a busy 2-core machine take seconds. */
 const TRANSFORMS = { timeout: 60_000 }
@@ -27,7 +36,8 @@ const FORMATS = [
 /** The shortest start of `bytes` whose header already tells the pixel size. */
 function headerOf(bytes: Uint8Array, format: RasterFormat): Uint8Array {
   for (let length = 8; length <= bytes.length; length++) {
-    if (readImageSize(bytes.subarray(0, length), format).state === 'read') return bytes.slice(0, length)
+    if (readImageSize(bytes.subarray(0, length), format).state === 'read')
+      return bytes.slice(0, length)
   }
   throw new Error(`${format}: no readable header`)
 }
@@ -62,7 +72,11 @@ function corruptions(bytes: Uint8Array, format: RasterFormat): [string, Uint8Arr
     ['with a wrong signature', wrongMagic],
   ]
   // libwebp turns whatever follows a valid VP8 frame header into pixels: see the test below.
-  if (format !== 'image/webp') cases.push([`a valid header (${header.length} bytes) over garbage`, headerOverGarbage(bytes, format)])
+  if (format !== 'image/webp')
+    cases.push([
+      `a valid header (${header.length} bytes) over garbage`,
+      headerOverGarbage(bytes, format),
+    ])
   return cases
 }
 
@@ -71,48 +85,82 @@ describe.each(FORMATS)('a corrupt %s original', (name, format) => {
 
   it('is itself an image the route serves when whole', TRANSFORMS, async () => {
     const origin = cms({ [`whole.${name}`]: serveBytes(sample, format) })
-    const { response, bytes } = await fetchImage(pageImageUrl(origin.url(`whole.${name}`), 320, FALLBACK), origin.bindings, ACCEPT.webp)
+    const { response, bytes } = await fetchImage(
+      pageImageUrl(origin.url(`whole.${name}`), 320, FALLBACK),
+      origin.bindings,
+      ACCEPT.webp
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Image-Outcome')).toBeNull()
     expect(await imageInfo(bytes)).toMatchObject({ format: 'image/webp', width: 320 })
   })
 
-  it.each(corruptions(sample, format))('%s: the slot gets its fallback, and a bare address a 4xx', TRANSFORMS, async (_, corrupt) => {
-    const file = `corrupt.${name}`
-    const origin = cms({ [file]: serveBytes(corrupt, format) })
+  it.each(corruptions(sample, format))(
+    '%s: the slot gets its fallback, and a bare address a 4xx',
+    TRANSFORMS,
+    async (_, corrupt) => {
+      const file = `corrupt.${name}`
+      const origin = cms({ [file]: serveBytes(corrupt, format) })
 
-    const withFallback = await fetchImage(pageImageUrl(origin.url(file), 640, FALLBACK), origin.bindings, ACCEPT.webp)
-    expect(withFallback.response.status).toBe(200)
-    expect(withFallback.response.headers.get('X-Image-Outcome')).toBe('fallback')
-    const fallback = await imageInfo(await assetBytes(FALLBACK))
-    expect(await imageInfo(withFallback.bytes)).toMatchObject({ format: 'image/webp', width: Math.min(640, fallback.width) })
+      const withFallback = await fetchImage(
+        pageImageUrl(origin.url(file), 640, FALLBACK),
+        origin.bindings,
+        ACCEPT.webp
+      )
+      expect(withFallback.response.status).toBe(200)
+      expect(withFallback.response.headers.get('X-Image-Outcome')).toBe('fallback')
+      const fallback = await imageInfo(await assetBytes(FALLBACK))
+      expect(await imageInfo(withFallback.bytes)).toMatchObject({
+        format: 'image/webp',
+        width: Math.min(640, fallback.width),
+      })
 
-    const bare = await fetchImage(pageImageUrl(origin.url(file), 640), origin.bindings, ACCEPT.webp)
-    expect(bare.response.status).toBeGreaterThanOrEqual(400)
-    expect(bare.response.status).toBeLessThan(500)
-    const reason = bare.response.headers.get('X-Image-Reason') as ImageReason
-    expect(bare.text()).toBe(`${IMAGE_REASONS[reason]}\n`)
-  })
+      const bare = await fetchImage(
+        pageImageUrl(origin.url(file), 640),
+        origin.bindings,
+        ACCEPT.webp
+      )
+      expect(bare.response.status).toBeGreaterThanOrEqual(400)
+      expect(bare.response.status).toBeLessThan(500)
+      const reason = bare.response.headers.get('X-Image-Reason') as ImageReason
+      expect(bare.text()).toBe(`${IMAGE_REASONS[reason]}\n`)
+    }
+  )
 })
 
 describe('a WebP whose valid header sits over garbage', () => {
-  it('is decoded by the binding as noise, so it is served as an image the binding made, never a 5xx', TRANSFORMS, async () => {
-    const corrupt = headerOverGarbage(decodeBase64(env.TEST_IMAGES.samples.webp), 'image/webp')
-    const origin = cms({ 'noise.webp': serveBytes(corrupt, 'image/webp') })
-    const { response, bytes } = await fetchImage(pageImageUrl(origin.url('noise.webp'), 320, FALLBACK), origin.bindings, ACCEPT.webp)
-    expect(response.status).toBe(200)
-    expect(await imageInfo(bytes)).toMatchObject({ format: 'image/webp', width: 320 })
-  })
+  it(
+    'is decoded by the binding as noise, so it is served as an image the binding made, never a 5xx',
+    TRANSFORMS,
+    async () => {
+      const corrupt = headerOverGarbage(decodeBase64(env.TEST_IMAGES.samples.webp), 'image/webp')
+      const origin = cms({ 'noise.webp': serveBytes(corrupt, 'image/webp') })
+      const { response, bytes } = await fetchImage(
+        pageImageUrl(origin.url('noise.webp'), 320, FALLBACK),
+        origin.bindings,
+        ACCEPT.webp
+      )
+      expect(response.status).toBe(200)
+      expect(await imageInfo(bytes)).toMatchObject({ format: 'image/webp', width: 320 })
+    }
+  )
 })
 
 describe('the reason a damaged original gets', () => {
-  it('says the original is damaged, with 422, and keeps the decoder\'s own words out of the answer', TRANSFORMS, async () => {
-    const sample = decodeBase64(env.TEST_IMAGES.samples.jpeg)
-    const origin = cms({ 'cut.jpg': serveBytes(sample.slice(0, sample.length >> 1)) })
-    const { response, text } = await fetchImage(pageImageUrl(origin.url('cut.jpg'), 640), origin.bindings)
-    expect(response.status).toBe(422)
-    expect(response.headers.get('X-Image-Reason')).toBe('undecodable')
-    expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
-    expect(text()).toBe(`${IMAGE_REASONS.undecodable}\n`)
-  })
+  it(
+    "says the original is damaged, with 422, and keeps the decoder's own words out of the answer",
+    TRANSFORMS,
+    async () => {
+      const sample = decodeBase64(env.TEST_IMAGES.samples.jpeg)
+      const origin = cms({ 'cut.jpg': serveBytes(sample.slice(0, sample.length >> 1)) })
+      const { response, text } = await fetchImage(
+        pageImageUrl(origin.url('cut.jpg'), 640),
+        origin.bindings
+      )
+      expect(response.status).toBe(422)
+      expect(response.headers.get('X-Image-Reason')).toBe('undecodable')
+      expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
+      expect(text()).toBe(`${IMAGE_REASONS.undecodable}\n`)
+    }
+  )
 })

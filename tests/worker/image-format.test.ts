@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { negotiateFormat, sniffFormat, type RasterFormat } from '../../src/images/image-format'
 
 const bytes = (...parts: (string | number[])[]) =>
-  new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...part].map((char) => char.charCodeAt(0)) : part)))
+  new Uint8Array(
+    parts.flatMap((part) =>
+      typeof part === 'string' ? [...part].map((char) => char.charCodeAt(0)) : part
+    )
+  )
 
 describe('sniffFormat', () => {
   it.each([
@@ -15,7 +19,11 @@ describe('sniffFormat', () => {
     ['a GIF', bytes('GIF89a', [1, 0, 1, 0]), 'image/gif'],
     ['a WebP', bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 '), 'image/webp'],
     ['an AVIF', bytes([0, 0, 0, 32], 'ftypavif'), 'image/avif'],
-    ['an SVG', bytes('<?xml version="1.0"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg">'), 'image/svg+xml'],
+    [
+      'an SVG',
+      bytes('<?xml version="1.0"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg">'),
+      'image/svg+xml',
+    ],
     ['an HTML error page', bytes('<!doctype html><title>502</title>'), null],
     ['JSON', bytes('{"message":"not found"}'), null],
     ['nothing', bytes(), null],
@@ -33,7 +41,12 @@ describe('negotiateFormat', () => {
     ['a JPEG as JPEG to a client that names neither', '*/*', 'image/jpeg', 'image/jpeg'],
     ['a PNG as PNG without an Accept header', undefined, 'image/png', 'image/png'],
     ['a GIF as a PNG still', '*/*', 'image/gif', 'image/png'],
-    ['an AVIF as JPEG to a client that takes neither AVIF nor WebP', 'image/jpeg,image/png', 'image/avif', 'image/jpeg'],
+    [
+      'an AVIF as JPEG to a client that takes neither AVIF nor WebP',
+      'image/jpeg,image/png',
+      'image/avif',
+      'image/jpeg',
+    ],
     ['a WebP as JPEG to a client that takes neither', '*/*', 'image/webp', 'image/jpeg'],
   ])('gives %s', (_, accept, source, format) => {
     expect(negotiateFormat(accept, source)).toBe(format)

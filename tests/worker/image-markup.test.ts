@@ -11,14 +11,22 @@ import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS } from '../../src/images/image-url'
 import { pageImageUrl } from './support/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
-import { placeholderKey, readPlaceholderStates, readPlaceholders, warmPlaceholders } from '../../src/images/placeholders'
+import {
+  placeholderKey,
+  readPlaceholderStates,
+  readPlaceholders,
+  warmPlaceholders,
+} from '../../src/images/placeholders'
 import { Image } from '../../src/views/components/image'
-import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from '../../src/views/components/image-layouts'
+import {
+  IMAGE_LAYOUTS,
+  widthsFor,
+  type ImageLayoutName,
+} from '../../src/views/components/image-layouts'
 import home from '../../content-service/seed/home.json'
 import { imageSource, renderView, select, type Found } from './support/views'
 import { fetchPage } from './support/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
-
 
 /** Where each layout is used, by the selector of its <img>. */
 const ROLES: [selector: string, layout: ImageLayoutName][] = [
@@ -71,23 +79,27 @@ function expectLayout(image: Found, layout: ImageLayoutName) {
 }
 
 describe('content images on every page', () => {
-  it.each(PAGE_ADDRESSES)('%s gives every image the image route, srcset and sizes of its role', async (path) => {
-    const html = await pageHtml(path)
-    let matched = 0
-    for (const [selector, layout] of ROLES) {
-      const images = await select(html, selector)
-      for (const image of images) expectLayout(image, layout)
-      matched += images.length
+  it.each(PAGE_ADDRESSES)(
+    '%s gives every image the image route, srcset and sizes of its role',
+    async (path) => {
+      const html = await pageHtml(path)
+      let matched = 0
+      for (const [selector, layout] of ROLES) {
+        const images = await select(html, selector)
+        for (const image of images) expectLayout(image, layout)
+        matched += images.length
+      }
+      // No image escapes the table above.
+      expect(matched).toBe((await select(html, 'main img')).length)
     }
-    // No image escapes the table above.
-    expect(matched).toBe((await select(html, 'main img')).length)
-  })
+  )
 
   it('uses every role somewhere in the reference content', async () => {
     const seen = new Set<ImageLayoutName>()
     for (const path of ['/en', '/en/about', '/en/enterprises', '/en/contact-us']) {
       const html = await pageHtml(path)
-      for (const [selector, layout] of ROLES) if ((await select(html, selector)).length > 0) seen.add(layout)
+      for (const [selector, layout] of ROLES)
+        if ((await select(html, selector)).length > 0) seen.add(layout)
     }
     expect([...seen].sort()).toEqual(Object.keys(IMAGE_LAYOUTS).sort())
   })
@@ -101,11 +113,22 @@ describe('content images on every page', () => {
 
   it('sends a missing image through the route with its slot fallback, and a missing address as the fallback itself', async () => {
     const slide = (await select(await pageHtml('/en'), 'img.enterprise-card__image'))[0]!
-    expect(slide.attrs.src).toBe(pageImageUrl(home.enterprisesHome[0]!.img, 768, '/default-enterprise.jpg'))
+    expect(slide.attrs.src).toBe(
+      pageImageUrl(home.enterprisesHome[0]!.img, 768, '/default-enterprise.jpg')
+    )
     for (const [url] of candidates(slide.attrs.srcset ?? '')) {
-      expect(new URL(url, 'http://localhost').searchParams.get('fallback')).toBe('/default-enterprise.jpg')
+      expect(new URL(url, 'http://localhost').searchParams.get('fallback')).toBe(
+        '/default-enterprise.jpg'
+      )
     }
-    const missing = renderView(Image, { src: 'javascript:alert(1)', fallback: '/default-banner.jpg', alt: '', width: 16, height: 9, layout: 'banner' })
+    const missing = renderView(Image, {
+      src: 'javascript:alert(1)',
+      fallback: '/default-banner.jpg',
+      alt: '',
+      width: 16,
+      height: 9,
+      layout: 'banner',
+    })
     const image = (await select(missing, 'img'))[0]!
     expect(image.attrs.src).toBe(pageImageUrl('/default-banner.jpg', 768))
     expect(missing).not.toContain('javascript')
@@ -113,18 +136,31 @@ describe('content images on every page', () => {
 })
 
 describe('the largest image is preloaded', () => {
-  it.each(PAGE_ADDRESSES)('%s preloads its banner from the head with its srcset, sizes and high priority', async (path) => {
-    const html = await pageHtml(path)
-    const head = html.slice(0, html.indexOf('</head>'))
-    const preloads = (await select(head, 'link[rel="preload"][as="image"]')).filter((link) => link.attrs.imagesrcset)
-    const banner = (await select(html, 'img.page-banner__image'))[0]!
-    expect(preloads.map((link) => link.attrs)).toEqual([
-      expect.objectContaining({ imagesrcset: banner.attrs.srcset, imagesizes: banner.attrs.sizes, fetchpriority: 'high' }),
-    ])
-    expect(banner.attrs).toMatchObject({ loading: 'eager', fetchpriority: 'high' })
-    const others = (await select(html, 'main img')).filter((image) => image !== banner && !image.attrs.class?.includes('page-banner__image'))
-    expect(others.every((image) => image.attrs.loading === 'lazy' && !image.attrs.fetchpriority)).toBe(true)
-  })
+  it.each(PAGE_ADDRESSES)(
+    '%s preloads its banner from the head with its srcset, sizes and high priority',
+    async (path) => {
+      const html = await pageHtml(path)
+      const head = html.slice(0, html.indexOf('</head>'))
+      const preloads = (await select(head, 'link[rel="preload"][as="image"]')).filter(
+        (link) => link.attrs.imagesrcset
+      )
+      const banner = (await select(html, 'img.page-banner__image'))[0]!
+      expect(preloads.map((link) => link.attrs)).toEqual([
+        expect.objectContaining({
+          imagesrcset: banner.attrs.srcset,
+          imagesizes: banner.attrs.sizes,
+          fetchpriority: 'high',
+        }),
+      ])
+      expect(banner.attrs).toMatchObject({ loading: 'eager', fetchpriority: 'high' })
+      const others = (await select(html, 'main img')).filter(
+        (image) => image !== banner && !image.attrs.class?.includes('page-banner__image')
+      )
+      expect(
+        others.every((image) => image.attrs.loading === 'lazy' && !image.attrs.fetchpriority)
+      ).toBe(true)
+    }
+  )
 })
 
 describe('placeholders', () => {
@@ -139,7 +175,14 @@ describe('placeholders', () => {
       { firstBanner: '/contact.jpg', secondBanner: '' },
     ])
     expect(sources).toEqual(
-      expect.arrayContaining(['/images/hero.jpg', 'https://cms.example/hy.jpg', '/i.png', '/contact.jpg', '/default-banner.jpg', '/default-enterprise.jpg']),
+      expect.arrayContaining([
+        '/images/hero.jpg',
+        'https://cms.example/hy.jpg',
+        '/i.png',
+        '/contact.jpg',
+        '/default-banner.jpg',
+        '/default-enterprise.jpg',
+      ])
     )
     expect(sources).not.toContain('/not-an-image.jpg')
     expect(sources.some((source) => source.startsWith('javascript:'))).toBe(false)
@@ -148,13 +191,22 @@ describe('placeholders', () => {
   it('paints each photo with a preview computed from the image once the first visit has computed it', async () => {
     await pageHtml('/en/about', uncached)
     const html = await pageHtml('/en/about', uncached)
-    for (const selector of ['img.page-banner__image', 'img.wide-banner__image', 'img.quote-card__image', 'img.mission-card__image', 'img.about-partners__background']) {
+    for (const selector of [
+      'img.page-banner__image',
+      'img.wide-banner__image',
+      'img.quote-card__image',
+      'img.mission-card__image',
+      'img.about-partners__background',
+    ]) {
       for (const image of await select(html, selector)) {
-        expect(image.attrs.style, selector).toMatch(/^background:center \/ cover no-repeat url\(data:image\/webp\\3b base64,[A-Za-z0-9+/]+={0,2}\)$/)
+        expect(image.attrs.style, selector).toMatch(
+          /^background:center \/ cover no-repeat url\(data:image\/webp\\3b base64,[A-Za-z0-9+/]+={0,2}\)$/
+        )
       }
     }
     // Logos are contained, not covered: a preview would show through their transparent pixels.
-    for (const logo of await select(html, 'img.partner__logo')) expect(logo.attrs.style).toBeUndefined()
+    for (const logo of await select(html, 'img.partner__logo'))
+      expect(logo.attrs.style).toBeUndefined()
   })
 
   it('keeps a preview small enough to inline: a 16-px WebP', async () => {
@@ -169,13 +221,26 @@ describe('placeholders', () => {
     const kept = '/images/founders/aram-petrosyan.jpg'
     const stored = 'data:image/webp;base64,AAAA'
     await env.CONTENT_CACHE.put(placeholderKey(kept), stored)
-    await warmPlaceholders(env, [kept, '/images/founders/davit-sargsyan.jpg', '/images/nowhere.jpg', 'https://evil.example/a.jpg'])
+    await warmPlaceholders(env, [
+      kept,
+      '/images/founders/davit-sargsyan.jpg',
+      '/images/nowhere.jpg',
+      'https://evil.example/a.jpg',
+    ])
     expect(await env.CONTENT_CACHE.get(placeholderKey(kept))).toBe(stored)
-    expect(await env.CONTENT_CACHE.get(placeholderKey('/images/founders/davit-sargsyan.jpg'))).toMatch(/^data:image\/webp;base64,/)
+    expect(
+      await env.CONTENT_CACHE.get(placeholderKey('/images/founders/davit-sargsyan.jpg'))
+    ).toMatch(/^data:image\/webp;base64,/)
     // Not a preview (never painted), but no page waits for it any more.
     expect(await env.CONTENT_CACHE.get(placeholderKey('/images/nowhere.jpg'))).toBe('unavailable')
-    expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBe('unavailable')
-    const { previews, pending } = await readPlaceholderStates(env.CONTENT_CACHE, ['/images/nowhere.jpg', kept, '/images/never-asked.jpg'])
+    expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBe(
+      'unavailable'
+    )
+    const { previews, pending } = await readPlaceholderStates(env.CONTENT_CACHE, [
+      '/images/nowhere.jpg',
+      kept,
+      '/images/never-asked.jpg',
+    ])
     expect([...previews.keys()]).toEqual([kept])
     expect(pending).toEqual(['/images/never-asked.jpg'])
   })
@@ -200,19 +265,26 @@ describe('placeholders', () => {
     const asked: string[][] = []
     const counting = new Proxy(env.CONTENT_CACHE, {
       get(target, property) {
-        if (property === 'get') return (keys: string[], type: 'text') => (asked.push(keys), target.get(keys, type))
+        if (property === 'get')
+          return (keys: string[], type: 'text') => (asked.push(keys), target.get(keys, type))
         return Reflect.get(target, property)
       },
     })
     let clock = 1_000_000
     const read = () => readPlaceholderStates(counting, [settledSource, pendingSource], () => clock)
 
-    expect(await read()).toEqual({ previews: new Map([[settledSource, preview]]), pending: [pendingSource] })
+    expect(await read()).toEqual({
+      previews: new Map([[settledSource, preview]]),
+      pending: [pendingSource],
+    })
     expect(asked).toEqual([[placeholderKey(settledSource), placeholderKey(pendingSource)]])
     // A render 59 s later: the settled preview from memory, the pending source from KV again.
     clock += 59_000
     await env.CONTENT_CACHE.put(placeholderKey(settledSource), 'data:image/webp;base64,BBBB')
-    expect(await read()).toEqual({ previews: new Map([[settledSource, preview]]), pending: [pendingSource] })
+    expect(await read()).toEqual({
+      previews: new Map([[settledSource, preview]]),
+      pending: [pendingSource],
+    })
     expect(asked[1]).toEqual([placeholderKey(pendingSource)])
     // A minute after it was read, the settled source is read again and its new preview used.
     clock += 2_000
@@ -227,13 +299,18 @@ describe('placeholders', () => {
     const page = await fetchPage('/en/about', uncached)
     get.mockRestore()
     expect(page.headers.get('ETag')).not.toMatch(/\.provisional"$/)
-    const placeholderReads = get.mock.calls.filter(([keys]) => Array.isArray(keys) && keys.some((key) => String(key).startsWith('placeholder:')))
+    const placeholderReads = get.mock.calls.filter(
+      ([keys]) => Array.isArray(keys) && keys.some((key) => String(key).startsWith('placeholder:'))
+    )
     expect(placeholderReads).toEqual([])
   })
 
   it('ignores a stored value that is not a preview this module wrote', async () => {
     const source = '/images/missions/quality.jpg'
-    await env.CONTENT_CACHE.put(placeholderKey(source), 'red;background:url(https://evil.example/x)')
+    await env.CONTENT_CACHE.put(
+      placeholderKey(source),
+      'red;background:url(https://evil.example/x)'
+    )
     expect((await readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(false)
   })
 })

@@ -12,7 +12,17 @@ import { MAX_ORIGINAL_BYTES } from '../../src/images/limits'
 import { IMAGE_REASONS, type ImageReason } from '../../src/images/reasons'
 import { fakeBackend, text, type Answer } from './support/fake-backend'
 import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
-import { ACCEPT, assetBytes, decodeBase64, fakeCms as cms, digestOf, fetchImage, imageInfo, pageImageUrl, serveBytes } from './support/images'
+import {
+  ACCEPT,
+  assetBytes,
+  decodeBase64,
+  fakeCms as cms,
+  digestOf,
+  fetchImage,
+  imageInfo,
+  pageImageUrl,
+  serveBytes,
+} from './support/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const bombPng = decodeBase64(env.TEST_IMAGES.bombPng)
@@ -29,7 +39,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-
 /**
  * Every request the worker sends to `origin` while the test runs (answered with a JPEG-looking
  * body, never sent). Wraps whatever `fetch` is installed, so install it after `cms()`.
@@ -41,7 +50,9 @@ function watchOrigin(origin: string) {
     const url = new URL(new Request(input, init).url)
     if (url.origin !== origin) return previous(input, init)
     seen.push(url.href)
-    return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), { headers: { 'Content-Type': 'image/jpeg' } })
+    return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), {
+      headers: { 'Content-Type': 'image/jpeg' },
+    })
   }
   cleanups.push(() => void (globalThis.fetch = previous))
   return seen
@@ -50,17 +61,31 @@ function watchOrigin(origin: string) {
 describe('GET /_image: the width ladder', TRANSFORMS, () => {
   it.each(IMAGE_WIDTHS)('serves a 4000×3000 camera photo %i px wide', async (width) => {
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) })
-    const { response, bytes } = await fetchImage(pageImageUrl(origin.url('photo.jpg'), width), origin.bindings, ACCEPT.webp)
+    const { response, bytes } = await fetchImage(
+      pageImageUrl(origin.url('photo.jpg'), width),
+      origin.bindings,
+      ACCEPT.webp
+    )
     expect(response.status).toBe(200)
-    expect(await imageInfo(bytes)).toEqual({ format: 'image/webp', width, height: Math.round((width * 3000) / 4000) })
+    expect(await imageInfo(bytes)).toEqual({
+      format: 'image/webp',
+      width,
+      height: Math.round((width * 3000) / 4000),
+    })
     expect(bytes.byteLength).toBeLessThan(cameraJpeg.byteLength)
   })
 
-  it.each(['500', '0', '1921', '640.5', '-640', 'abc', ''])('refuses width "%s" with 400 and names the ladder', async (width) => {
-    const { response, text } = await fetchImage(`/_image?src=${encodeURIComponent(HERO)}&w=${width}`, env)
-    expect(response.status).toBe(400)
-    expect(text()).toContain(IMAGE_WIDTHS.join(', '))
-  })
+  it.each(['500', '0', '1921', '640.5', '-640', 'abc', ''])(
+    'refuses width "%s" with 400 and names the ladder',
+    async (width) => {
+      const { response, text } = await fetchImage(
+        `/_image?src=${encodeURIComponent(HERO)}&w=${width}`,
+        env
+      )
+      expect(response.status).toBe(400)
+      expect(text()).toContain(IMAGE_WIDTHS.join(', '))
+    }
+  )
 
   it('never enlarges: a bundled image narrower than the width asked comes back at its own width', async () => {
     const original = await imageInfo(await assetBytes(HERO))
@@ -92,7 +117,11 @@ describe('GET /_image: formats', TRANSFORMS, () => {
   })
 
   it('keeps a PNG a PNG for a client that names no modern format', async () => {
-    const { response, bytes } = await fetchImage(pageImageUrl('/images/icons/award.png', 320), env, ACCEPT.none)
+    const { response, bytes } = await fetchImage(
+      pageImageUrl('/images/icons/award.png', 320),
+      env,
+      ACCEPT.none
+    )
     expect(response.headers.get('Content-Type')).toBe('image/png')
     expect((await imageInfo(bytes)).format).toBe('image/png')
   })
@@ -124,14 +153,25 @@ describe('GET /_image: caching', TRANSFORMS, () => {
 
   it("transforms a bundled image again after a deploy, which may have changed it, but keeps a CMS photo's renditions", async () => {
     const origin = cms({ 'kept.jpg': serveBytes(cameraJpeg) })
-    const deploy = (id: string): Bindings => ({ ...origin.bindings, CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })
+    const deploy = (id: string): Bindings => ({
+      ...origin.bindings,
+      CF_VERSION_METADATA: { id, tag: '', timestamp: '' },
+    })
     const bundled = pageImageUrl('/images/about/blueprint.jpg', 320)
-    expect((await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')).toBe('miss')
-    expect((await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')).toBe('hit')
-    expect((await fetchImage(bundled, deploy('deploy-2'))).response.headers.get('X-Image-Cache')).toBe('miss')
+    expect(
+      (await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')
+    ).toBe('miss')
+    expect(
+      (await fetchImage(bundled, deploy('deploy-1'))).response.headers.get('X-Image-Cache')
+    ).toBe('hit')
+    expect(
+      (await fetchImage(bundled, deploy('deploy-2'))).response.headers.get('X-Image-Cache')
+    ).toBe('miss')
     const photo = pageImageUrl(origin.url('kept.jpg'), 320)
     await fetchImage(photo, deploy('deploy-1'))
-    expect((await fetchImage(photo, deploy('deploy-2'))).response.headers.get('X-Image-Cache')).toBe('hit')
+    expect(
+      (await fetchImage(photo, deploy('deploy-2'))).response.headers.get('X-Image-Cache')
+    ).toBe('hit')
     expect(origin.calls).toHaveLength(1)
   })
 
@@ -159,28 +199,48 @@ describe('GET /_image: only allowed sources', TRANSFORMS, () => {
 
   it('serves from an origin listed in IMAGE_ORIGINS', async () => {
     const cdn = cms({ 'cdn.jpg': serveBytes(cameraJpeg) })
-    const bindings = { ...(env as unknown as Bindings), API_HOST: '', IMAGE_ORIGINS: `https://media.example.am, ${cdn.origin}` }
+    const bindings = {
+      ...(env as unknown as Bindings),
+      API_HOST: '',
+      IMAGE_ORIGINS: `https://media.example.am, ${cdn.origin}`,
+    }
     const { response } = await fetchImage(pageImageUrl(cdn.url('cdn.jpg'), 320), bindings)
     expect(response.status).toBe(200)
   })
 
   it('follows a redirect that stays on allowed origins', async () => {
-    const origin = cms({ 'moved.jpg': () => new Response(null, { status: 301, headers: { Location: '/uploads/new.jpg' } }), 'new.jpg': serveBytes(cameraJpeg) })
-    const { response } = await fetchImage(pageImageUrl(origin.url('moved.jpg'), 320), origin.bindings)
+    const origin = cms({
+      'moved.jpg': () =>
+        new Response(null, { status: 301, headers: { Location: '/uploads/new.jpg' } }),
+      'new.jpg': serveBytes(cameraJpeg),
+    })
+    const { response } = await fetchImage(
+      pageImageUrl(origin.url('moved.jpg'), 320),
+      origin.bindings
+    )
     expect(response.status).toBe(200)
     expect(origin.callsTo('new.jpg')).toHaveLength(1)
   })
 
   it('gives up after 3 redirects with 422', async () => {
-    const origin = cms({ 'loop.jpg': () => new Response(null, { status: 302, headers: { Location: '/uploads/loop.jpg' } }) })
-    const { response } = await fetchImage(pageImageUrl(origin.url('loop.jpg'), 320), origin.bindings)
+    const origin = cms({
+      'loop.jpg': () =>
+        new Response(null, { status: 302, headers: { Location: '/uploads/loop.jpg' } }),
+    })
+    const { response } = await fetchImage(
+      pageImageUrl(origin.url('loop.jpg'), 320),
+      origin.bindings
+    )
     expect(response.status).toBe(422)
     expect(response.headers.get('X-Image-Reason')).toBe('too-many-redirects')
     expect(origin.calls).toHaveLength(4)
   })
 
   it('refuses a redirect that leaves the allowed origins, without following it', async () => {
-    const origin = cms({ 'out.jpg': () => new Response(null, { status: 302, headers: { Location: 'https://evil.test/photo.jpg' } }) })
+    const origin = cms({
+      'out.jpg': () =>
+        new Response(null, { status: 302, headers: { Location: 'https://evil.test/photo.jpg' } }),
+    })
     const seen = watchOrigin('https://evil.test')
     const { response } = await fetchImage(pageImageUrl(origin.url('out.jpg'), 640), origin.bindings)
     expect(response.status).toBe(422)
@@ -191,17 +251,69 @@ describe('GET /_image: only allowed sources', TRANSFORMS, () => {
 
 describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
   it.each([
-    ['an HTML page', 'page.jpg', () => new Response('<!doctype html><p>Login', { headers: { 'Content-Type': 'text/html' } }), 'not-an-image'],
-    ['HTML labelled as a JPEG', 'liar.jpg', serveBytes(new TextEncoder().encode('<!doctype html><p>Error</p>')), 'not-an-image'],
-    ['an original over 25 MB by its Content-Length', 'huge.jpg', () => new Response(hugeStream(), { headers: { 'Content-Type': 'image/jpeg', 'Content-Length': String(MAX_ORIGINAL_BYTES + 1) } }), 'too-large'],
-    ['an original over 25 MB counted while streaming', 'endless.jpg', () => new Response(hugeStream(), { headers: { 'Content-Type': 'image/jpeg' } }), 'too-large'],
-    ['a gzip body of 26 KB that inflates past 25 MB', 'inflating.jpg', () => new Response(inflatingStream(), { headers: { 'Content-Type': 'image/jpeg', 'Content-Encoding': 'gzip' } }), 'too-large'],
-    ['a decompression bomb (60000×60000 px)', 'bomb.png', serveBytes(bombPng, 'image/png'), 'too-many-pixels'],
-    ['an original over 100 megapixels (15000×15000 px in a few hundred bytes)', 'bomb2.png', serveBytes(overLimitPng, 'image/png'), 'too-many-pixels'],
-    ['a JPEG whose header ends before its pixel size', 'truncated.jpg', serveBytes(cameraJpeg.slice(0, 100)), 'unreadable-header'],
+    [
+      'an HTML page',
+      'page.jpg',
+      () => new Response('<!doctype html><p>Login', { headers: { 'Content-Type': 'text/html' } }),
+      'not-an-image',
+    ],
+    [
+      'HTML labelled as a JPEG',
+      'liar.jpg',
+      serveBytes(new TextEncoder().encode('<!doctype html><p>Error</p>')),
+      'not-an-image',
+    ],
+    [
+      'an original over 25 MB by its Content-Length',
+      'huge.jpg',
+      () =>
+        new Response(hugeStream(), {
+          headers: {
+            'Content-Type': 'image/jpeg',
+            'Content-Length': String(MAX_ORIGINAL_BYTES + 1),
+          },
+        }),
+      'too-large',
+    ],
+    [
+      'an original over 25 MB counted while streaming',
+      'endless.jpg',
+      () => new Response(hugeStream(), { headers: { 'Content-Type': 'image/jpeg' } }),
+      'too-large',
+    ],
+    [
+      'a gzip body of 26 KB that inflates past 25 MB',
+      'inflating.jpg',
+      () =>
+        new Response(inflatingStream(), {
+          headers: { 'Content-Type': 'image/jpeg', 'Content-Encoding': 'gzip' },
+        }),
+      'too-large',
+    ],
+    [
+      'a decompression bomb (60000×60000 px)',
+      'bomb.png',
+      serveBytes(bombPng, 'image/png'),
+      'too-many-pixels',
+    ],
+    [
+      'an original over 100 megapixels (15000×15000 px in a few hundred bytes)',
+      'bomb2.png',
+      serveBytes(overLimitPng, 'image/png'),
+      'too-many-pixels',
+    ],
+    [
+      'a JPEG whose header ends before its pixel size',
+      'truncated.jpg',
+      serveBytes(cameraJpeg.slice(0, 100)),
+      'unreadable-header',
+    ],
   ])('answers %s with 422 and a fixed reason', async (_, file, answer, reason) => {
     const origin = cms({ [file]: answer })
-    const { response, text } = await fetchImage(pageImageUrl(origin.url(file), 640), origin.bindings)
+    const { response, text } = await fetchImage(
+      pageImageUrl(origin.url(file), 640),
+      origin.bindings
+    )
     expect(response.status).toBe(422)
     expect(response.headers.get('Content-Type')).toContain('text/plain')
     expect(response.headers.get('X-Image-Reason')).toBe(reason)
@@ -209,10 +321,17 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
   })
 
   it('never transforms an SVG: 415, or the fallback', async () => {
-    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>')
+    const svg = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'
+    )
     const origin = cms({ 'logo.svg': serveBytes(svg, 'image/svg+xml') })
-    expect((await fetchImage(pageImageUrl(origin.url('logo.svg'), 320), origin.bindings)).response.status).toBe(415)
-    const withFallback = await fetchImage(pageImageUrl(origin.url('logo.svg'), 320, BANNER_FALLBACK), origin.bindings)
+    expect(
+      (await fetchImage(pageImageUrl(origin.url('logo.svg'), 320), origin.bindings)).response.status
+    ).toBe(415)
+    const withFallback = await fetchImage(
+      pageImageUrl(origin.url('logo.svg'), 320, BANNER_FALLBACK),
+      origin.bindings
+    )
     expect(withFallback.response.headers.get('Content-Type')).toBe('image/avif')
   })
 
@@ -220,50 +339,81 @@ describe('GET /_image: an origin that misbehaves', TRANSFORMS, () => {
     ['a 404', 'missing.jpg', text('not found', 404), 404],
     ['a 500', 'broken.jpg', text('oops', 500), 404],
     ['an origin slower than the time-out', 'slow.jpg', 'hang' as const, 404],
-  ])('answers %s with a 4xx, or with the slot fallback at the same width', async (_, file, answer, status) => {
-    const origin = cms({ [file]: answer })
-    const bare = await fetchImage(pageImageUrl(origin.url(file), 640), origin.bindings)
-    expect(bare.response.status).toBe(status)
-    const { response, bytes } = await fetchImage(pageImageUrl(origin.url(file), 640, BANNER_FALLBACK), origin.bindings, ACCEPT.webp)
-    expect(response.status).toBe(200)
-    expect(response.headers.get('X-Image-Outcome')).toBe('fallback')
-    expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
-    const fallback = await imageInfo(await assetBytes(BANNER_FALLBACK))
-    expect(await imageInfo(bytes)).toMatchObject({ format: 'image/webp', width: Math.min(640, fallback.width) })
-  })
+  ])(
+    'answers %s with a 4xx, or with the slot fallback at the same width',
+    async (_, file, answer, status) => {
+      const origin = cms({ [file]: answer })
+      const bare = await fetchImage(pageImageUrl(origin.url(file), 640), origin.bindings)
+      expect(bare.response.status).toBe(status)
+      const { response, bytes } = await fetchImage(
+        pageImageUrl(origin.url(file), 640, BANNER_FALLBACK),
+        origin.bindings,
+        ACCEPT.webp
+      )
+      expect(response.status).toBe(200)
+      expect(response.headers.get('X-Image-Outcome')).toBe('fallback')
+      expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
+      const fallback = await imageInfo(await assetBytes(BANNER_FALLBACK))
+      expect(await imageInfo(bytes)).toMatchObject({
+        format: 'image/webp',
+        width: Math.min(640, fallback.width),
+      })
+    }
+  )
 
-  it('answers a failed transform with a fixed reason, keeps the binding\'s text for Sentry, and serves the fallback when there is one', async () => {
+  it("answers a failed transform with a fixed reason, keeps the binding's text for Sentry, and serves the fallback when there is one", async () => {
     const sentry = fakeSentry()
     cleanups.push(sentry.restore)
     const origin = cms({ 'photo.jpg': serveBytes(cameraJpeg) }, { SENTRY_DSN })
-    const internal = 'IMAGES: 9523: transform failed\n    at decode (/home/build/images/decoder.js:12:7)'
+    const internal =
+      'IMAGES: 9523: transform failed\n    at decode (/home/build/images/decoder.js:12:7)'
     const failingImages = imagesWhoseOutput(() => Promise.reject(new Error(internal)))
-    const { response, text } = await fetchImage(pageImageUrl(origin.url('photo.jpg'), 640), { ...origin.bindings, IMAGES: failingImages })
+    const { response, text } = await fetchImage(pageImageUrl(origin.url('photo.jpg'), 640), {
+      ...origin.bindings,
+      IMAGES: failingImages,
+    })
     expect(response.status).toBe(502)
     expect(response.headers.get('X-Image-Reason')).toBe('transform-failed')
     expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
     expect(text()).toBe(`${IMAGE_REASONS['transform-failed']}\n`)
     expect(sentry.events).toHaveLength(1)
-    expect(sentry.events[0]?.tags).toMatchObject({ kind: 'backend', backend_key: 'images', image_stage: 'transform' })
+    expect(sentry.events[0]?.tags).toMatchObject({
+      kind: 'backend',
+      backend_key: 'images',
+      image_stage: 'transform',
+    })
     expect(sentry.events[0]?.exception?.values?.at(-1)?.value).toContain('9523: transform failed')
 
-    const withFallback = await fetchImage(pageImageUrl(origin.url('photo.jpg'), 640, BANNER_FALLBACK), { ...origin.bindings, IMAGES: failingImages })
+    const withFallback = await fetchImage(
+      pageImageUrl(origin.url('photo.jpg'), 640, BANNER_FALLBACK),
+      { ...origin.bindings, IMAGES: failingImages }
+    )
     expect(withFallback.response.status).toBe(200)
     expect(withFallback.response.headers.get('X-Image-Outcome')).toBe('fallback')
     expect(withFallback.response.headers.get('X-Image-Reason')).toBe('transform-failed')
-    expect(await digestOf(withFallback.bytes)).toBe(await digestOf(await assetBytes(BANNER_FALLBACK)))
+    expect(await digestOf(withFallback.bytes)).toBe(
+      await digestOf(await assetBytes(BANNER_FALLBACK))
+    )
   })
 
   it('never puts internal text in an answer: every refusal and failure carries one of the fixed reasons', async () => {
     const origin = cms({
       'bomb.png': serveBytes(bombPng, 'image/png'),
-      'page.jpg': () => new Response('<html>/srv/cms/app.php line 12</html>', { headers: { 'Content-Type': 'text/html' } }),
+      'page.jpg': () =>
+        new Response('<html>/srv/cms/app.php line 12</html>', {
+          headers: { 'Content-Type': 'text/html' },
+        }),
       'missing.jpg': text('Not Found: /var/www/uploads/missing.jpg', 404),
       'broken.jpg': serveBytes(cameraJpeg),
     })
-    const failingImages = imagesWhoseOutput(() => Promise.reject(new Error('Error: vips_foreign_load at /usr/lib/libvips.so')))
+    const failingImages = imagesWhoseOutput(() =>
+      Promise.reject(new Error('Error: vips_foreign_load at /usr/lib/libvips.so'))
+    )
     for (const file of ['bomb.png', 'page.jpg', 'missing.jpg', 'broken.jpg']) {
-      const { response, text } = await fetchImage(pageImageUrl(origin.url(file), 640), { ...origin.bindings, IMAGES: failingImages })
+      const { response, text } = await fetchImage(pageImageUrl(origin.url(file), 640), {
+        ...origin.bindings,
+        IMAGES: failingImages,
+      })
       const reason = response.headers.get('X-Image-Reason') as ImageReason
       expect(Object.keys(IMAGE_REASONS)).toContain(reason)
       expect(text()).toBe(`${IMAGE_REASONS[reason]}\n`)
@@ -275,12 +425,18 @@ describe('GET /_image: a worker deployed without the Images binding', TRANSFORMS
   it('serves originals, briefly cached, and reports the missing binding', async () => {
     const sentry = fakeSentry()
     cleanups.push(sentry.restore)
-    const { response, bytes } = await fetchImage(pageImageUrl(HERO, 640), { ...(env as unknown as Bindings), SENTRY_DSN, IMAGES: undefined as unknown as ImagesBinding })
+    const { response, bytes } = await fetchImage(pageImageUrl(HERO, 640), {
+      ...(env as unknown as Bindings),
+      SENTRY_DSN,
+      IMAGES: undefined as unknown as ImagesBinding,
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('X-Image-Outcome')).toBe('original')
     expect(response.headers.get('Cache-Control')).toBe('public, max-age=60')
     expect(await digestOf(bytes)).toBe(await digestOf(await assetBytes(HERO)))
-    expect(sentry.events.map((event) => event.exception?.values?.at(-1)?.value)).toEqual([expect.stringContaining('IMAGES binding is not configured')])
+    expect(sentry.events.map((event) => event.exception?.values?.at(-1)?.value)).toEqual([
+      expect.stringContaining('IMAGES binding is not configured'),
+    ])
   })
 })
 
@@ -294,9 +450,13 @@ describe('renderPreview (placeholders)', TRANSFORMS, () => {
 
   it('refuses what the route refuses, saying why, without fetching it', async () => {
     const seen = watchOrigin('https://evil.test')
-    await expect(renderPreview(env, 'https://evil.test/photo.jpg', 16)).rejects.toThrow('not an allowed image origin')
+    await expect(renderPreview(env, 'https://evil.test/photo.jpg', 16)).rejects.toThrow(
+      'not an allowed image origin'
+    )
     const origin = cms({ 'bomb.png': serveBytes(overLimitPng, 'image/png') })
-    await expect(renderPreview(origin.bindings, origin.url('bomb.png'), 16)).rejects.toThrow('15000×15000')
+    await expect(renderPreview(origin.bindings, origin.url('bomb.png'), 16)).rejects.toThrow(
+      '15000×15000'
+    )
     expect(seen).toEqual([])
   })
 })
@@ -317,7 +477,9 @@ function hugeStream(): ReadableStream<Uint8Array> {
 
 /** A gzip body of a JPEG's first bytes and zeros that inflates to 26 MB, as fetch hands it over (already inflated). */
 function inflatingStream(): ReadableStream<Uint8Array> {
-  return new Response(hugeStream()).body!.pipeThrough(new CompressionStream('gzip')).pipeThrough(new DecompressionStream('gzip'))
+  return new Response(hugeStream())
+    .body!.pipeThrough(new CompressionStream('gzip'))
+    .pipeThrough(new DecompressionStream('gzip'))
 }
 
 /** A binding whose transform's output is `output()`. */

@@ -21,7 +21,9 @@ describe('pickLocalized', () => {
 
   it('falls back to the unprefixed field when the localized one is missing or blank', () => {
     expect(pickLocalized({ title: 'Homes', ru_title: '   ' }, 'title', 'ru')).toBe('Homes')
-    expect(pickLocalized({ title: 'Homes' } as { title: string; arm_title?: string }, 'title', 'hy')).toBe('Homes')
+    expect(
+      pickLocalized({ title: 'Homes' } as { title: string; arm_title?: string }, 'title', 'hy')
+    ).toBe('Homes')
   })
 
   it('gives an empty string for a missing text and an empty list for a missing list', () => {

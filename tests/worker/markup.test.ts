@@ -15,7 +15,12 @@
  * - no-inline-style also allows `background`: a photo's placeholder, computed per image at the
  *   edge, is painted as its <img>'s inline background (src/views/components/image.tsx).
  */
-import { HtmlValidate, StaticConfigLoader, type ConfigData, type Message } from 'html-validate/browser'
+import {
+  HtmlValidate,
+  StaticConfigLoader,
+  type ConfigData,
+  type Message,
+} from 'html-validate/browser'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import about from '../../content-service/seed/about.json'
 import contactUs from '../../content-service/seed/contact-us.json'
@@ -38,7 +43,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-
 /** The reference content service's seed, answered per endpoint (the home page's meta for every page). */
 const reference: Record<string, Answer> = {
   'get-home-page': json({ payload: home }),
@@ -50,7 +54,9 @@ const reference: Record<string, Answer> = {
 }
 
 function describeMessages(messages: Message[]): string[] {
-  return messages.map((m) => `${m.ruleId} at ${m.line}:${m.column}: ${m.message} [${m.selector ?? ''}]`)
+  return messages.map(
+    (m) => `${m.ruleId} at ${m.line}:${m.column}: ${m.message} [${m.selector ?? ''}]`
+  )
 }
 
 async function validate(html: string, name: string): Promise<string[]> {
@@ -75,21 +81,30 @@ describe('markup of every page', () => {
 })
 
 describe('markup of the error views', () => {
-  it.each(['/nope', '/en/nope', '/ru/about/team'])('the 404 page at %s has no validation errors', async (path) => {
-    backend = fakeBackend()
-    const response = await fetchPage(path, backend.env())
-    expect(response.status).toBe(404)
-    expect(await validate(await response.text(), path)).toEqual([])
-  })
+  it.each(['/nope', '/en/nope', '/ru/about/team'])(
+    'the 404 page at %s has no validation errors',
+    async (path) => {
+      backend = fakeBackend()
+      const response = await fetchPage(path, backend.env())
+      expect(response.status).toBe(404)
+      expect(await validate(await response.text(), path)).toEqual([])
+    }
+  )
 
-  it.each(['/', '/en/about', '/ru/contact-us'])('the load-failure page at %s has no validation errors', async (path) => {
-    backend = fakeBackend({ 'navbar-data': json({}, 500) })
-    const response = await fetchPage(path, backend.env())
-    expect(response.status).toBe(503)
-    expect(await validate(await response.text(), path)).toEqual([])
-  })
+  it.each(['/', '/en/about', '/ru/contact-us'])(
+    'the load-failure page at %s has no validation errors',
+    async (path) => {
+      backend = fakeBackend({ 'navbar-data': json({}, 500) })
+      const response = await fetchPage(path, backend.env())
+      expect(response.status).toBe(503)
+      expect(await validate(await response.text(), path)).toEqual([])
+    }
+  )
 
-  it.each(['hy', 'en', 'ru'] as const)('the last-resort error page in %s has no validation errors', async (lng) => {
-    expect(await validate(unexpectedErrorHtml(lng, 500), `500-${lng}`)).toEqual([])
-  })
+  it.each(['hy', 'en', 'ru'] as const)(
+    'the last-resort error page in %s has no validation errors',
+    async (lng) => {
+      expect(await validate(unexpectedErrorHtml(lng, 500), `500-${lng}`)).toEqual([])
+    }
+  )
 })

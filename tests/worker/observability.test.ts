@@ -31,14 +31,22 @@ describe('failed backend calls', () => {
   it('reports each failed call with release, route and language tags', async () => {
     sentry = fakeSentry()
     backend = fakeBackend({ 'navbar-data': json({ message: 'database is down' }, 500) })
-    const response = await fetchPage('/ru/about', backend.env({ SENTRY_DSN: DSN, RELEASE: 'abc1234' }))
+    const response = await fetchPage(
+      '/ru/about',
+      backend.env({ SENTRY_DSN: DSN, RELEASE: 'abc1234' })
+    )
     expect(response.status).toBe(503)
     expect(sentry.urls[0]?.pathname).toBe('/api/42/envelope/')
     expect(sentry.urls[0]?.searchParams.get('sentry_key')).toBe('publickey123')
     expect(sentry.events).toHaveLength(1)
     const [event] = sentry.events
     expect(event?.release).toBe('abc1234')
-    expect(event?.tags).toMatchObject({ release: 'abc1234', route: '/about', lng: 'ru', kind: 'backend' })
+    expect(event?.tags).toMatchObject({
+      release: 'abc1234',
+      route: '/about',
+      lng: 'ru',
+      kind: 'backend',
+    })
     expect(event?.tags?.backend_key).toContain('navbar-data')
     expect(messageOf(event)).toContain('navbar-data: HTTP 500')
     expect(event?.request?.url).toBe('http://localhost/ru/about')
@@ -48,10 +56,18 @@ describe('failed backend calls', () => {
     sentry = fakeSentry()
     backend = fakeBackend({ 'get-enterprises-page': 'hang' })
     const version = { id: '6f1c2d3e-version', tag: '', timestamp: '2026-11-21T00:00:00Z' }
-    const response = await fetchPage('/enterprises', backend.env({ SENTRY_DSN: DSN, CF_VERSION_METADATA: version }))
+    const response = await fetchPage(
+      '/enterprises',
+      backend.env({ SENTRY_DSN: DSN, CF_VERSION_METADATA: version })
+    )
     expect(response.status).toBe(503)
     expect(sentry.events.map((event) => event.tags)).toEqual([
-      expect.objectContaining({ release: '6f1c2d3e-version', route: '/enterprises', lng: 'hy', kind: 'backend' }),
+      expect.objectContaining({
+        release: '6f1c2d3e-version',
+        route: '/enterprises',
+        lng: 'hy',
+        kind: 'backend',
+      }),
     ])
   })
 
@@ -66,7 +82,11 @@ describe('failed backend calls', () => {
     sentry = fakeSentry()
     backend = fakeBackend({ 'contact-us': json({}, 502) })
     await fetchPage('/en/contact-us', backend.env({ SENTRY_DSN: DSN }), {
-      headers: { Cookie: 'session=secret', 'User-Agent': 'test-agent', 'CF-Connecting-IP': '203.0.113.7' },
+      headers: {
+        Cookie: 'session=secret',
+        'User-Agent': 'test-agent',
+        'CF-Connecting-IP': '203.0.113.7',
+      },
     })
     const headers = sentry.events[0]?.request?.headers ?? {}
     expect(JSON.stringify(sentry.events)).not.toContain('secret')
@@ -81,7 +101,12 @@ describe('failed backend calls', () => {
     expect(response.status).toBe(502)
     expect(sentry.events).toHaveLength(1)
     const [event] = sentry.events
-    expect(event?.tags).toMatchObject({ release: 'v44', route: '/api/contact', kind: 'backend', backend_key: 'messages' })
+    expect(event?.tags).toMatchObject({
+      release: 'v44',
+      route: '/api/contact',
+      kind: 'backend',
+      backend_key: 'messages',
+    })
     expect(messageOf(event)).toBe('messages: HTTP 422')
   })
 
@@ -91,7 +116,12 @@ describe('failed backend calls', () => {
     const response = await postForm('/ru/contact-us', backend.env({ SENTRY_DSN: DSN }), VALID)
     expect(response.status).toBe(303)
     expect(sentry.events.map((event) => event.tags)).toEqual([
-      expect.objectContaining({ route: '/contact-us', lng: 'ru', kind: 'backend', backend_key: 'messages' }),
+      expect.objectContaining({
+        route: '/contact-us',
+        lng: 'ru',
+        kind: 'backend',
+        backend_key: 'messages',
+      }),
     ])
   })
 
@@ -116,15 +146,25 @@ describe('addresses dropped from a payload', () => {
     sentry = fakeSentry()
     backend = fakeBackend({
       'page-meta-data': json({ payload: { title: 'Erebuni', image: 'javascript:alert(1)' } }),
-      'get-about-page': json({ payload: { firstBanner: { titleBanner: 'About', img: 'http://[' }, thirdBanner: [{ imgLink: 'https://exa mple.com' }] } }),
+      'get-about-page': json({
+        payload: {
+          firstBanner: { titleBanner: 'About', img: 'http://[' },
+          thirdBanner: [{ imgLink: 'https://exa mple.com' }],
+        },
+      }),
     })
     vi.spyOn(console, 'warn').mockImplementation(() => undefined)
-    const response = await fetchPage('/en/about', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
+    const response = await fetchPage(
+      '/en/about',
+      backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' })
+    )
     expect(response.status).toBe(200)
     const messages = sentry.events.map(messageOf).sort()
     expect(messages).toEqual([
       'get-about-page: unsafe or malformed address dropped at firstBanner.img, thirdBanner[0].imgLink',
-      expect.stringMatching(/^page-meta-data\?path=site&page=%2Fabout: unsafe or malformed address dropped at image$/),
+      expect.stringMatching(
+        /^page-meta-data\?path=site&page=%2Fabout: unsafe or malformed address dropped at image$/
+      ),
     ])
     expect(sentry.events.every((event) => event.tags?.kind === 'backend')).toBe(true)
   })
@@ -153,13 +193,24 @@ describe('uncaught errors', () => {
   it('reports the error with release, route and language tags and answers 500', async () => {
     sentry = fakeSentry()
     backend = fakeBackend()
-    const response = await fetchBroken('/en/about', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v42' }))
+    const response = await fetchBroken(
+      '/en/about',
+      backend.env({ SENTRY_DSN: DSN, RELEASE: 'v42' })
+    )
     expect(response.status).toBe(500)
     expect(await response.text()).toContain('Unexpected Application Error!')
     expect(sentry.events).toHaveLength(1)
     const [event] = sentry.events
-    expect(event?.tags).toMatchObject({ release: 'v42', route: '/about', lng: 'en', kind: 'unexpected' })
-    expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'something nobody expected' })
+    expect(event?.tags).toMatchObject({
+      release: 'v42',
+      route: '/about',
+      lng: 'en',
+      kind: 'unexpected',
+    })
+    expect(event?.exception?.values?.at(-1)).toMatchObject({
+      type: 'RangeError',
+      value: 'something nobody expected',
+    })
   })
 
   it('reports an error thrown while a page renders, once, before any byte is sent', async () => {
@@ -170,13 +221,24 @@ describe('uncaught errors', () => {
     vi.spyOn(Date.prototype, 'getUTCFullYear').mockImplementation(() => {
       throw new RangeError('the footer could not tell the year')
     })
-    const response = await fetchPage('/ru/enterprises', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v43', PAGE_CACHE_TTL: '0' }))
+    const response = await fetchPage(
+      '/ru/enterprises',
+      backend.env({ SENTRY_DSN: DSN, RELEASE: 'v43', PAGE_CACHE_TTL: '0' })
+    )
     expect(response.status).toBe(500)
     expect(await response.text()).toContain('Непредвиденная ошибка приложения!')
     expect(sentry.events).toHaveLength(1)
     const [event] = sentry.events
-    expect(event?.tags).toMatchObject({ release: 'v43', route: '/enterprises', lng: 'ru', kind: 'unexpected' })
-    expect(event?.exception?.values?.at(-1)).toMatchObject({ type: 'RangeError', value: 'the footer could not tell the year' })
+    expect(event?.tags).toMatchObject({
+      release: 'v43',
+      route: '/enterprises',
+      lng: 'ru',
+      kind: 'unexpected',
+    })
+    expect(event?.exception?.values?.at(-1)).toMatchObject({
+      type: 'RangeError',
+      value: 'the footer could not tell the year',
+    })
   })
 })
 
@@ -204,7 +266,10 @@ describe('a section whose render throws', () => {
     })
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     breakFoundersInitials()
-    const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, RELEASE: 'v44', PAGE_CACHE_TTL: '0' }))
+    const response = await fetchPage(
+      '/en',
+      backend.env({ SENTRY_DSN: DSN, RELEASE: 'v44', PAGE_CACHE_TTL: '0' })
+    )
     const html = await response.text()
     expect(response.status).toBe(200)
     expect(html).toContain('Building Yerevan')
@@ -217,15 +282,24 @@ describe('a section whose render throws', () => {
     expect(html).toMatch(/<!--\$!--><template data-dgst="render-error"/)
     // Nothing for an inline script to reveal later: the content security policy would block it.
     expect(html).not.toMatch(/<script>|hidden id="S:/)
-    expect(html.replace(/<template[^>]*><\/template>/g, '')).not.toContain('the founders section broke')
+    expect(html.replace(/<template[^>]*><\/template>/g, '')).not.toContain(
+      'the founders section broke'
+    )
     expect(sentry.events).toHaveLength(1)
-    expect(sentry.events[0]?.tags).toMatchObject({ release: 'v44', route: '/', lng: 'en', kind: 'unexpected' })
+    expect(sentry.events[0]?.tags).toMatchObject({
+      release: 'v44',
+      route: '/',
+      lng: 'en',
+      kind: 'unexpected',
+    })
     expect(messageOf(sentry.events[0])).toBe('the founders section broke on its content')
   })
 
   it('renders the page in full when nothing throws', async () => {
     sentry = fakeSentry()
-    backend = fakeBackend({ 'get-home-page': json({ payload: { foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }] } }) })
+    backend = fakeBackend({
+      'get-home-page': json({ payload: { foundersHome: [{ id: 1, title: 'ǅamila Petrosyan' }] } }),
+    })
     const response = await fetchPage('/en', backend.env({ SENTRY_DSN: DSN, PAGE_CACHE_TTL: '0' }))
     const html = await response.text()
     expect(html).toContain('class="founder-list"')

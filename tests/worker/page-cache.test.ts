@@ -39,7 +39,9 @@ describe('GET pages through the page cache', () => {
     const first = await fetchPage('/en/about', backend.env())
     expect(first.headers.get('X-Page-Cache')).toBe('miss')
     expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
-    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe(
+      'public, max-age=60, stale-while-revalidate=600'
+    )
     const html = await first.text()
     const calls = backend.calls.length
     // As in another isolate: nothing in memory, only what the Cache API and KV hold. (Not a stamp
@@ -62,7 +64,9 @@ describe('GET pages through the page cache', () => {
     backend = fakeBackend()
     const miss = await fetchPage('/en/contact-us', backend.env())
     expect(miss.headers.get('Transfer-Encoding')).toBe('chunked')
-    const hit = await fetchPage('/en/contact-us', backend.env(), { headers: { 'Accept-Encoding': 'gzip' } })
+    const hit = await fetchPage('/en/contact-us', backend.env(), {
+      headers: { 'Accept-Encoding': 'gzip' },
+    })
     expect(hit.headers.get('X-Page-Cache')).toBe('hit')
     expect(hit.headers.has('Transfer-Encoding')).toBe(false)
   })
@@ -84,7 +88,9 @@ describe('GET pages through the page cache', () => {
     expect(await miss.text()).toBe('')
     expect(miss.headers.get('X-Page-Cache')).toBe('miss')
     expect(miss.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
-    expect(miss.headers.get('Cloudflare-CDN-Cache-Control')).toBe('public, max-age=60, stale-while-revalidate=600')
+    expect(miss.headers.get('Cloudflare-CDN-Cache-Control')).toBe(
+      'public, max-age=60, stale-while-revalidate=600'
+    )
     const calls = backend.calls.length
 
     const head = await fetchPage('/en/contact-us', backend.env(), { method: 'HEAD' })
@@ -113,7 +119,9 @@ describe('GET pages through the page cache', () => {
     await fetchPage('/ru', backend.env())
     const etag = (await fetchPage('/ru', backend.env())).headers.get('ETag')!
     for (const ifNoneMatch of [etag, etag.replace(/^W\//, ''), `"other", ${etag}`, '*']) {
-      const response = await fetchPage('/ru', backend.env(), { headers: { 'If-None-Match': ifNoneMatch } })
+      const response = await fetchPage('/ru', backend.env(), {
+        headers: { 'If-None-Match': ifNoneMatch },
+      })
       expect(response.status).toBe(304)
       expect(response.headers.get('ETag')).toBe(etag)
       expect(response.headers.get('Cloudflare-CDN-Cache-Control')).toMatch(/max-age=60,/)
@@ -128,7 +136,9 @@ describe('GET pages through the page cache', () => {
     backend = fakeBackend()
     const html = await (await fetchPage('/en/about', backend.env())).text()
     const ctx = createExecutionContext()
-    const request = new Request('http://localhost/en/about', { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } })
+    const request = new Request('http://localhost/en/about', {
+      headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' },
+    })
     const hit = await worker.fetch(request, backend.env(), ctx)
     await waitOnExecutionContext(ctx)
     expect(hit.headers.get('X-Page-Cache')).toBe('hit')
@@ -137,22 +147,31 @@ describe('GET pages through the page cache', () => {
     expect(hit.headers.get('ETag')).toMatch(/^W\/"[\w-]+"$/)
     const compressed = await hit.arrayBuffer()
     expect(compressed.byteLength).toBeLessThan(new TextEncoder().encode(html).byteLength / 3)
-    const inflated = new Response(new Response(compressed).body!.pipeThrough(new DecompressionStream('gzip')))
+    const inflated = new Response(
+      new Response(compressed).body!.pipeThrough(new DecompressionStream('gzip'))
+    )
     expect(await inflated.text()).toBe(html)
 
     // Its weak ETag still revalidates.
-    const revalidated = await fetchPage('/en/about', backend.env(), { headers: { 'If-None-Match': hit.headers.get('ETag')! } })
+    const revalidated = await fetchPage('/en/about', backend.env(), {
+      headers: { 'If-None-Match': hit.headers.get('ETag')! },
+    })
     expect(revalidated.status).toBe(304)
   })
 
-  it.each([null, 'identity', 'gzip;q=0', 'br', '*;q=0', 'gzip;q=0, *'])('sends a hit uncompressed for Accept-Encoding: %s', async (acceptEncoding) => {
-    backend = fakeBackend()
-    const html = await (await fetchPage('/ru/about', backend.env())).text()
-    const hit = await fetchPage('/ru/about', backend.env(), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} })
-    expect(hit.headers.get('X-Page-Cache')).toBe('hit')
-    expect(hit.headers.has('Content-Encoding')).toBe(false)
-    expect(await hit.text()).toBe(html)
-  })
+  it.each([null, 'identity', 'gzip;q=0', 'br', '*;q=0', 'gzip;q=0, *'])(
+    'sends a hit uncompressed for Accept-Encoding: %s',
+    async (acceptEncoding) => {
+      backend = fakeBackend()
+      const html = await (await fetchPage('/ru/about', backend.env())).text()
+      const hit = await fetchPage('/ru/about', backend.env(), {
+        headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {},
+      })
+      expect(hit.headers.get('X-Page-Cache')).toBe('hit')
+      expect(hit.headers.has('Content-Encoding')).toBe(false)
+      expect(await hit.text()).toBe(html)
+    }
+  )
 
   it('reads Accept-Encoding as RFC 9110 says: gzip or the wildcard, weight above 0', () => {
     expect(acceptsGzip('gzip')).toBe(true)
@@ -171,7 +190,9 @@ describe('GET pages through the page cache', () => {
       const response = await fetchPage(path, backend.env())
       expect(response.headers.get('X-Page-Cache'), path).toBe('miss')
     }
-    expect((await fetchPage('/en/contact-us?sent=1', backend.env())).headers.get('X-Page-Cache')).toBe('hit')
+    expect(
+      (await fetchPage('/en/contact-us?sent=1', backend.env())).headers.get('X-Page-Cache')
+    ).toBe('hit')
   })
 
   it('serves campaign and click ids (utm_*, fbclid, anything no page reads) from the page without them', async () => {
@@ -180,7 +201,12 @@ describe('GET pages through the page cache', () => {
     expect(page.headers.get('X-Page-Cache')).toBe('miss')
     const html = await page.text()
     const calls = backend.calls.length
-    for (const query of ['?fbclid=IwAR0abc', '?utm_source=facebook&utm_medium=social', `?${crypto.randomUUID()}=1`, '?']) {
+    for (const query of [
+      '?fbclid=IwAR0abc',
+      '?utm_source=facebook&utm_medium=social',
+      `?${crypto.randomUUID()}=1`,
+      '?',
+    ]) {
       const visit = await fetchPage(`/ru/about${query}`, backend.env())
       expect(visit.headers.get('X-Page-Cache'), query).toBe('hit')
       expect(await visit.text(), query).toBe(html)
@@ -189,13 +215,18 @@ describe('GET pages through the page cache', () => {
     // The sent notice still needs its own copy, whatever comes with it.
     const sent = await fetchPage('/en/contact-us?utm_campaign=spring&sent=1', backend.env())
     expect(sent.headers.get('X-Page-Cache')).toBe('miss')
-    expect((await fetchPage('/en/contact-us?sent=1&fbclid=x', backend.env())).headers.get('X-Page-Cache')).toBe('hit')
-    expect((await fetchPage('/en/contact-us?sent=0', backend.env())).headers.get('X-Page-Cache')).toBe('miss')
+    expect(
+      (await fetchPage('/en/contact-us?sent=1&fbclid=x', backend.env())).headers.get('X-Page-Cache')
+    ).toBe('hit')
+    expect(
+      (await fetchPage('/en/contact-us?sent=0', backend.env())).headers.get('X-Page-Cache')
+    ).toBe('miss')
   })
 
   it('starts empty for a new deployment', async () => {
     backend = fakeBackend()
-    const version = (id: string) => backend!.env({ CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })
+    const version = (id: string) =>
+      backend!.env({ CF_VERSION_METADATA: { id, tag: '', timestamp: '' } })
     await fetchPage('/en', version('one'))
     expect((await fetchPage('/en', version('one'))).headers.get('X-Page-Cache')).toBe('hit')
     expect((await fetchPage('/en', version('two'))).headers.get('X-Page-Cache')).toBe('miss')
@@ -231,7 +262,11 @@ describe('GET pages through the page cache', () => {
     const stored = await fetchPage('/en/about', bindings)
     expect(stored.headers.get('X-Page-Cache')).toBe('hit')
     const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
-    const entry = await env.CONTENT_CACHE.get<{ storedAt: number; hash: string; payload: { firstBanner: { titleBanner: string } } }>(key, 'json')
+    const entry = await env.CONTENT_CACHE.get<{
+      storedAt: number
+      hash: string
+      payload: { firstBanner: { titleBanner: string } }
+    }>(key, 'json')
     entry!.payload.firstBanner.titleBanner = 'About us, edited'
     await env.CONTENT_CACHE.put(key, JSON.stringify({ ...entry, hash: 'edited' }))
     await new Promise((resolve) => setTimeout(resolve, 1_100))
@@ -247,12 +282,25 @@ describe('GET pages through the page cache', () => {
     const bindings = backend.env()
     const expected = {
       // The home page's enterprise cards link to their projects' pages: it reads the enterprises payload too.
-      '/': ['page:/', 'payload:get-home-page', 'payload:get-enterprises-page', 'payload:page-meta-data:/'],
+      '/': [
+        'page:/',
+        'payload:get-home-page',
+        'payload:get-enterprises-page',
+        'payload:page-meta-data:/',
+      ],
       '/en/about': ['page:/en/about', 'payload:get-about-page', 'payload:page-meta-data:/about'],
-      '/ru/enterprises': ['page:/ru/enterprises', 'payload:get-enterprises-page', 'payload:page-meta-data:/enterprises'],
+      '/ru/enterprises': [
+        'page:/ru/enterprises',
+        'payload:get-enterprises-page',
+        'payload:page-meta-data:/enterprises',
+      ],
       '/en/contact-us': ['page:/en/contact-us', 'payload:page-meta-data:/contact-us'],
       // A project's page: the enterprises payload and the list's page meta data.
-      '/en/enterprises/3-northern-avenue-business-centre': ['page:/en/enterprises/3-northern-avenue-business-centre', 'payload:get-enterprises-page', 'payload:page-meta-data:/enterprises'],
+      '/en/enterprises/3-northern-avenue-business-centre': [
+        'page:/en/enterprises/3-northern-avenue-business-centre',
+        'payload:get-enterprises-page',
+        'payload:page-meta-data:/enterprises',
+      ],
     }
     for (const [path, tags] of Object.entries(expected)) {
       for (const visit of ['miss', 'hit']) {
@@ -260,23 +308,32 @@ describe('GET pages through the page cache', () => {
         expect(response.headers.get('X-Page-Cache'), path).toBe(visit)
         const header = (response.headers.get('Cache-Tag') ?? '').split(',')
         expect(header[0], path).toBe(tags[0])
-        expect(header.sort(), path).toEqual([...tags, 'payload:contact-us', 'payload:navbar-data'].sort())
+        expect(header.sort(), path).toEqual(
+          [...tags, 'payload:contact-us', 'payload:navbar-data'].sort()
+        )
       }
     }
   })
 
-  it.each(PAGE_ADDRESSES)('gives %s an ETag, a Cache-Tag and a 304 to its ETag, rendered or stored', async (path) => {
-    backend = fakeBackend()
-    const bindings = backend.env()
-    const rendered = await fetchPage(path, bindings)
-    const etag = rendered.headers.get('ETag')!
-    expect(etag).toMatch(/^W\/"[\w-]+"$/)
-    expect(rendered.headers.get('Cache-Tag')).toMatch(new RegExp(`^page:${path.replace(/\//g, '\\/')},payload:`))
-    const stored = await fetchPage(path, bindings, { headers: { 'If-None-Match': etag } })
-    expect([stored.status, stored.headers.get('X-Page-Cache')]).toEqual([304, 'hit'])
-    const again = await fetchPage(path, backend.env({ PAGE_CACHE_TTL: '0' }), { headers: { 'If-None-Match': etag } })
-    expect(again.status).toBe(304)
-  })
+  it.each(PAGE_ADDRESSES)(
+    'gives %s an ETag, a Cache-Tag and a 304 to its ETag, rendered or stored',
+    async (path) => {
+      backend = fakeBackend()
+      const bindings = backend.env()
+      const rendered = await fetchPage(path, bindings)
+      const etag = rendered.headers.get('ETag')!
+      expect(etag).toMatch(/^W\/"[\w-]+"$/)
+      expect(rendered.headers.get('Cache-Tag')).toMatch(
+        new RegExp(`^page:${path.replace(/\//g, '\\/')},payload:`)
+      )
+      const stored = await fetchPage(path, bindings, { headers: { 'If-None-Match': etag } })
+      expect([stored.status, stored.headers.get('X-Page-Cache')]).toEqual([304, 'hit'])
+      const again = await fetchPage(path, backend.env({ PAGE_CACHE_TTL: '0' }), {
+        headers: { 'If-None-Match': etag },
+      })
+      expect(again.status).toBe(304)
+    }
+  )
 
   it('answers a matching If-None-Match with 304 even on a render, without a body', async () => {
     backend = fakeBackend()
@@ -300,7 +357,13 @@ describe('GET pages through the page cache', () => {
       lookups.push(request instanceof Request ? request.url : String(request))
       return match(request, options)
     })
-    for (const path of ['/robots.txt', '/sitemap.xml', '/wp-login.php', '/en/nope', '/ru/about/extra']) {
+    for (const path of [
+      '/robots.txt',
+      '/sitemap.xml',
+      '/wp-login.php',
+      '/en/nope',
+      '/ru/about/extra',
+    ]) {
       await fetchPage(path, bindings)
     }
     expect(lookups).toEqual([])
@@ -309,7 +372,9 @@ describe('GET pages through the page cache', () => {
       forgetRecentPages()
       await fetchPage(path, bindings)
     }
-    expect(lookups).toEqual(pages.map((path) => pageCacheKey(new URL(path, 'http://localhost').href, bindings)))
+    expect(lookups).toEqual(
+      pages.map((path) => pageCacheKey(new URL(path, 'http://localhost').href, bindings))
+    )
   })
 
   it('is off with PAGE_CACHE_TTL=0, and the page still has its ETag and Cache-Tag', async () => {
@@ -340,8 +405,16 @@ describe('pageCache() with an injected clock', () => {
   app.use('*', pageCache({ now: () => clock }))
   // What the content client records for a page rendered from the payload.
   app.use('*', async (c, next) => {
-    const entry = await c.env.CONTENT_CACHE.get<{ storedAt: number; hash: string }>(payloadKey(), 'json')
-    if (entry) payloadsReadBy(c).set('payload:test', { key: payloadKey(), hash: entry.hash, storedAt: entry.storedAt })
+    const entry = await c.env.CONTENT_CACHE.get<{ storedAt: number; hash: string }>(
+      payloadKey(),
+      'json'
+    )
+    if (entry)
+      payloadsReadBy(c).set('payload:test', {
+        key: payloadKey(),
+        hash: entry.hash,
+        storedAt: entry.storedAt,
+      })
     await next()
   })
   app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
@@ -354,7 +427,9 @@ describe('pageCache() with an injected clock', () => {
     c.header('Set-Cookie', 'a=b')
     return c.html('<!DOCTYPE html><html></html>')
   })
-  app.get('/private', (c) => c.html('<!DOCTYPE html><html></html>', 200, { 'Cache-Control': 'private' }))
+  app.get('/private', (c) =>
+    c.html('<!DOCTYPE html><html></html>', 200, { 'Cache-Control': 'private' })
+  )
   app.get('/broken', () => {
     const body = new ReadableStream({
       start(controller) {
@@ -402,45 +477,81 @@ describe('pageCache() with an injected clock', () => {
 
   it('serves a stored page, however old, while its payload is unchanged, and renders it at once when it changed', async () => {
     await freshSite({ cronRunning: true })
-    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 1') })
+    expect(await visit('/page')).toEqual({
+      status: 'miss',
+      body: expect.stringContaining('render 1'),
+    })
     clock += 50 * 60_000
-    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    expect(await visit('/page')).toEqual({
+      status: 'hit',
+      body: expect.stringContaining('render 1'),
+    })
     await setPayload('v2')
     clock += 1_000
-    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
-    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
+    expect(await visit('/page')).toEqual({
+      status: 'miss',
+      body: expect.stringContaining('render 2'),
+    })
+    expect(await visit('/page')).toEqual({
+      status: 'hit',
+      body: expect.stringContaining('render 2'),
+    })
   })
 
   it('renders again once its payload aged past CONTENT_TTL where no scheduled refresh runs, so the render refreshes it', async () => {
     await freshSite({ cronRunning: false })
     expect((await visit('/page')).status).toBe('miss')
     clock += 299_000
-    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    expect(await visit('/page')).toEqual({
+      status: 'hit',
+      body: expect.stringContaining('render 1'),
+    })
     clock += 2_000
-    expect(await visit('/page')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
+    expect(await visit('/page')).toEqual({
+      status: 'miss',
+      body: expect.stringContaining('render 2'),
+    })
     // The render's refresh stored the payload again (same content): the page is served again.
     await setPayload('v1', clock)
     clock += 1_000
-    expect(await visit('/page')).toEqual({ status: 'hit', body: expect.stringContaining('render 2') })
+    expect(await visit('/page')).toEqual({
+      status: 'hit',
+      body: expect.stringContaining('render 2'),
+    })
   })
 
   it('keeps a page rendered before its image placeholders were ready for PROVISIONAL_SECONDS only, under an ETag of its own', async () => {
     await freshSite({ cronRunning: true })
     const ctx = createExecutionContext()
-    const first = await app.fetch(new Request(`http://site-${site}.test/provisional`), bindings, ctx)
+    const first = await app.fetch(
+      new Request(`http://site-${site}.test/provisional`),
+      bindings,
+      ctx
+    )
     await first.text()
     await waitOnExecutionContext(ctx)
     expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
-    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe(`public, max-age=${PROVISIONAL_SECONDS}`)
+    expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe(
+      `public, max-age=${PROVISIONAL_SECONDS}`
+    )
     expect(first.headers.get('ETag')).toMatch(/\.provisional"$/)
     clock += (PROVISIONAL_SECONDS - 1) * 1000
-    expect(await visit('/provisional')).toEqual({ status: 'hit', body: expect.stringContaining('render 1') })
+    expect(await visit('/provisional')).toEqual({
+      status: 'hit',
+      body: expect.stringContaining('render 1'),
+    })
     clock += 2_000
-    expect(await visit('/provisional')).toEqual({ status: 'miss', body: expect.stringContaining('render 2') })
+    expect(await visit('/provisional')).toEqual({
+      status: 'miss',
+      body: expect.stringContaining('render 2'),
+    })
     // As in another isolate: the Cache API's copy has expired too.
     forgetRecentPages()
     clock += (PROVISIONAL_SECONDS + 1) * 1000
-    expect(await visit('/provisional')).toEqual({ status: 'miss', body: expect.stringContaining('render 3') })
+    expect(await visit('/provisional')).toEqual({
+      status: 'miss',
+      body: expect.stringContaining('render 3'),
+    })
   })
 
   it('sends the first bytes before the page is complete, and stores it once it is', async () => {
@@ -460,10 +571,17 @@ describe('pageCache() with an injected clock', () => {
     await freshSite({ cronRunning: true })
     for (const path of ['/broken', '/cookie', '/private']) {
       const ctx = createExecutionContext()
-      const response = await app.fetch(new Request(`http://site-${site}.test${path}`), bindings, ctx)
+      const response = await app.fetch(
+        new Request(`http://site-${site}.test${path}`),
+        bindings,
+        ctx
+      )
       await response.text().catch(() => '')
       await waitOnExecutionContext(ctx)
-      expect(await caches.default.match(pageCacheKey(`http://site-${site}.test${path}`, bindings)), path).toBeUndefined()
+      expect(
+        await caches.default.match(pageCacheKey(`http://site-${site}.test${path}`, bindings)),
+        path
+      ).toBeUndefined()
     }
   })
 })

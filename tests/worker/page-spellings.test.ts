@@ -15,7 +15,8 @@ const PREFIXES = ['', '/en', '/ru']
 const addressOf = (prefix: string, key: string) => (key === '/' ? prefix || '/' : `${prefix}${key}`)
 const CANONICAL = PREFIXES.flatMap((prefix) => PAGE_KEYS.map((key) => addressOf(prefix, key)))
 
-const encodeAll = (text: string) => [...text].map((char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')
+const encodeAll = (text: string) =>
+  [...text].map((char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')
 const encodeFirst = (text: string, upper: boolean) => {
   const hex = text.charCodeAt(0).toString(16)
   return `%${upper ? hex.toUpperCase() : hex}${text.slice(1)}`
@@ -26,11 +27,29 @@ function spellingsOf(prefix: string, key: string): string[] {
   const name = key.slice(1)
   const lng = prefix.slice(1)
   const spellings: string[] = []
-  const prefixes = [prefix, ...(prefix ? [`/${encodeAll(lng)}`, `/${encodeFirst(lng, true)}`, prefix.toUpperCase(), `/${lng[0]!.toUpperCase()}${lng[1]}`] : ['/hy', '/%68y', '/HY'])]
+  const prefixes = [
+    prefix,
+    ...(prefix
+      ? [
+          `/${encodeAll(lng)}`,
+          `/${encodeFirst(lng, true)}`,
+          prefix.toUpperCase(),
+          `/${lng[0]!.toUpperCase()}${lng[1]}`,
+        ]
+      : ['/hy', '/%68y', '/HY']),
+  ]
   for (const p of prefixes) {
     const base = addressOf(p, key)
     spellings.push(base, `${base}/`, `${base}//`, `/${base}`, `//${base}`.replace(/^\/{3,}/, '//'))
-    if (p) spellings.push(`${p}//${name}`, `${p}///${name}`, `${p}/./${name}`, `${p}/x/../${name}`, `${p}/%2e/${name}`, `${p}/%2E%2E/${p.slice(1)}/${name}`)
+    if (p)
+      spellings.push(
+        `${p}//${name}`,
+        `${p}///${name}`,
+        `${p}/./${name}`,
+        `${p}/x/../${name}`,
+        `${p}/%2e/${name}`,
+        `${p}/%2E%2E/${p.slice(1)}/${name}`
+      )
   }
   if (name) {
     const at = (rest: string) => `${prefix}/${rest}`
@@ -42,23 +61,53 @@ function spellingsOf(prefix: string, key: string): string[] {
       at(name.toUpperCase()),
       at(`${name[0]!.toUpperCase()}${name.slice(1)}`),
       at(`${name.slice(0, -1)}${encodeFirst(name.slice(-1), true)}`),
-      ...['.', '..', ';', ';x=1', '~', '-', '_', '%20', '%00', '%09', '%0a', '%2F', '%2f', '%5C', '%2e', '%2E', '.html', '/.', '/..', '\\', '%3F', '%23', '%E2%80%8B'].map(
-        (tail) => at(`${name}${tail}`),
-      ),
+      ...[
+        '.',
+        '..',
+        ';',
+        ';x=1',
+        '~',
+        '-',
+        '_',
+        '%20',
+        '%00',
+        '%09',
+        '%0a',
+        '%2F',
+        '%2f',
+        '%5C',
+        '%2e',
+        '%2E',
+        '.html',
+        '/.',
+        '/..',
+        '\\',
+        '%3F',
+        '%23',
+        '%E2%80%8B',
+      ].map((tail) => at(`${name}${tail}`)),
       at(`./${name}`),
       at(`${name}/x/..`),
       at(`${name}?x=1`),
       at(`${name}#frag`),
-      at(`${name}%2Fx`),
+      at(`${name}%2Fx`)
     )
   } else {
-    spellings.push(`${prefix}/%2e`, `${prefix}/.`, `${prefix}/index.html`, `${prefix}/%20`, `${prefix || "/"};`, `${prefix}/%2F`)
+    spellings.push(
+      `${prefix}/%2e`,
+      `${prefix}/.`,
+      `${prefix}/index.html`,
+      `${prefix}/%20`,
+      `${prefix || '/'};`,
+      `${prefix}/%2F`
+    )
   }
   return [...new Set(spellings)]
 }
 
 /** As a request line would carry it: '//about' is a path here, not another host. */
-const request = (spelling: string, env: Parameters<typeof fetchPage>[1]) => fetchPage(`http://localhost${spelling}`, env)
+const request = (spelling: string, env: Parameters<typeof fetchPage>[1]) =>
+  fetchPage(`http://localhost${spelling}`, env)
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -75,10 +124,14 @@ describe('spellings of the pages’ addresses', () => {
       expect((await fetchPage(address, env)).status, address).toBe(200)
     }
     const warm = backend.calls.length
-    const pageKeys = new Set(backend.callsTo('page-meta-data').map((call) => call.url.searchParams.get('page')))
+    const pageKeys = new Set(
+      backend.callsTo('page-meta-data').map((call) => call.url.searchParams.get('page'))
+    )
     expect([...pageKeys].sort()).toEqual([...PAGE_KEYS].sort())
 
-    const spellings = PREFIXES.flatMap((prefix) => PAGE_KEYS.flatMap((key) => spellingsOf(prefix, key)))
+    const spellings = PREFIXES.flatMap((prefix) =>
+      PAGE_KEYS.flatMap((key) => spellingsOf(prefix, key))
+    )
     expect(spellings.length).toBeGreaterThan(300)
     const outcomes = { hit: 0, redirect: 0, notFound: 0 }
     for (const spelling of spellings) {
@@ -89,7 +142,9 @@ describe('spellings of the pages’ addresses', () => {
         outcomes.hit += 1
       } else if (status === 301 || status === 302 || status === 308) {
         const location = new URL(response.headers.get('Location') ?? '', 'http://localhost/')
-        expect(location.origin, `${spelling} -> ${response.headers.get('Location')}`).toBe('http://localhost')
+        expect(location.origin, `${spelling} -> ${response.headers.get('Location')}`).toBe(
+          'http://localhost'
+        )
         outcomes.redirect += 1
       } else {
         expect(status, spelling).toBe(404)
@@ -123,10 +178,14 @@ describe('spellings of the pages’ addresses', () => {
     backend = fakeBackend()
     // Page cache off: every spelling that reaches a page renders it.
     const env = backend.env({ PAGE_CACHE_TTL: '0' })
-    for (const spelling of PREFIXES.flatMap((prefix) => PAGE_KEYS.flatMap((key) => spellingsOf(prefix, key)))) {
+    for (const spelling of PREFIXES.flatMap((prefix) =>
+      PAGE_KEYS.flatMap((key) => spellingsOf(prefix, key))
+    )) {
       await request(spelling, env)
     }
-    const asked = new Set(backend.callsTo('page-meta-data').map((call) => call.url.searchParams.get('page')))
+    const asked = new Set(
+      backend.callsTo('page-meta-data').map((call) => call.url.searchParams.get('page'))
+    )
     expect([...asked].every((page) => PAGE_KEYS.includes(page ?? ''))).toBe(true)
   }, 60_000)
 })

@@ -10,16 +10,57 @@ import { EnterprisesPayloadSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { EnterprisesPage } from '../../src/views/pages/enterprises-page'
-import { headingLevels, headingsInOrder, imageSource, pageProblems, renderView, select, selectOne } from './support/views'
+import {
+  headingLevels,
+  headingsInOrder,
+  imageSource,
+  pageProblems,
+  renderView,
+  select,
+  selectOne,
+} from './support/views'
 import { fetchPage } from './support/worker'
 
 const full = {
-  banner: { img: '/images/ent-banner.jpg', titleBanner: 'Our projects', ru_titleBanner: 'Наши проекты', description: '<p>Since <em>1998</em></p>' },
+  banner: {
+    img: '/images/ent-banner.jpg',
+    titleBanner: 'Our projects',
+    ru_titleBanner: 'Наши проекты',
+    description: '<p>Since <em>1998</em></p>',
+  },
   enterprises: [
-    { id: 1, img: '/images/e1.jpg', icon: '/images/i1.png', iconLink: 'https://one.example', title: 'Arabkir Residence', arm_title: 'Արաբկիր Ռեզիդենս', description: '<p onclick="x">Homes<img src=x onerror=alert(1)></p>', btnName: 'Visit', btnLink: 'https://one.example' },
-    { id: 2, img: '', icon: '', iconLink: '', title: 'Cascade Offices', description: '<ul><li>Offices</li></ul>', btnName: 'Details', btnLink: '/enterprise-detail?id=2' },
+    {
+      id: 1,
+      img: '/images/e1.jpg',
+      icon: '/images/i1.png',
+      iconLink: 'https://one.example',
+      title: 'Arabkir Residence',
+      arm_title: 'Արաբկիր Ռեզիդենս',
+      description: '<p onclick="x">Homes<img src=x onerror=alert(1)></p>',
+      btnName: 'Visit',
+      btnLink: 'https://one.example',
+    },
+    {
+      id: 2,
+      img: '',
+      icon: '',
+      iconLink: '',
+      title: 'Cascade Offices',
+      description: '<ul><li>Offices</li></ul>',
+      btnName: 'Details',
+      btnLink: '/enterprise-detail?id=2',
+    },
     { id: 3, img: '/images/e3.jpg', title: '', description: '' },
-    { id: 4, img: '/images/e4.jpg', icon: '/images/i4.png', iconLink: '', title: 'Nork Park', description: '', btnName: 'More', btnLink: '' },
+    {
+      id: 4,
+      img: '/images/e4.jpg',
+      icon: '/images/i4.png',
+      iconLink: '',
+      title: 'Nork Park',
+      description: '',
+      btnName: 'More',
+      btnLink: '',
+    },
     { id: 5, img: '/images/e5.jpg', title: '', description: '<p>Only text</p>' },
   ],
 }
@@ -44,12 +85,21 @@ describe('enterprises page view', () => {
   it('skips items with neither title nor description and alternates the rest left and right', async () => {
     const rows = await select(render('en'), '.feature-row')
     expect(rows).toHaveLength(4)
-    expect(rows.map((row) => row.attrs.class?.includes('feature-row--reverse'))).toEqual([false, true, false, true])
+    expect(rows.map((row) => row.attrs.class?.includes('feature-row--reverse'))).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ])
     expect(render('en')).not.toContain('/images/e3.jpg')
   })
 
   it('shows item titles as h2 in the visitor language with the unprefixed fallback', async () => {
-    expect((await select(render('hy'), '.feature-row__title')).map((title) => title.text)).toEqual(['Արաբկիր Ռեզիդենս', 'Cascade Offices', 'Nork Park'])
+    expect((await select(render('hy'), '.feature-row__title')).map((title) => title.text)).toEqual([
+      'Արաբկիր Ռեզիդենս',
+      'Cascade Offices',
+      'Nork Park',
+    ])
   })
 
   it('uses /default-enterprise.jpg for a missing image, with the title as alt', async () => {
@@ -65,7 +115,12 @@ describe('enterprises page view', () => {
   it('links the optional icon when it has a link, and shows it plain otherwise', async () => {
     const icons = await select(render('en'), '.feature-row__icon')
     expect(icons).toHaveLength(2)
-    expect(icons[0]?.attrs).toMatchObject({ href: 'https://one.example/', target: '_blank', rel: 'noopener noreferrer', 'aria-label': 'Arabkir Residence' })
+    expect(icons[0]?.attrs).toMatchObject({
+      href: 'https://one.example/',
+      target: '_blank',
+      rel: 'noopener noreferrer',
+      'aria-label': 'Arabkir Residence',
+    })
     expect(icons[1]?.attrs.href).toBeUndefined()
   })
 
@@ -103,15 +158,20 @@ describe('enterprises page served from the seeded reference service', () => {
     ['/enterprises', 'hy', seed.banner.arm_titleBanner],
     ['/en/enterprises', 'en', seed.banner.titleBanner],
     ['/ru/enterprises', 'ru', seed.banner.ru_titleBanner],
-  ] as const)('GET %s renders the banner and alternating items in %s with sound links and images', async (path, lng, title) => {
-    const response = await fetchPage(path, env)
-    expect(response.status).toBe(200)
-    const html = await response.text()
-    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
-    expect(headingsInOrder(headingLevels(html))).toBe(true)
-    const rows = await select(html, '.feature-row')
-    expect(rows).toHaveLength(seed.enterprises.length)
-    expect(rows.map((row) => row.attrs.class?.includes('--reverse'))).toEqual(seed.enterprises.map((_, index) => index % 2 === 1))
-    expect(await pageProblems(html, lng)).toEqual([])
-  })
+  ] as const)(
+    'GET %s renders the banner and alternating items in %s with sound links and images',
+    async (path, lng, title) => {
+      const response = await fetchPage(path, env)
+      expect(response.status).toBe(200)
+      const html = await response.text()
+      expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([title])
+      expect(headingsInOrder(headingLevels(html))).toBe(true)
+      const rows = await select(html, '.feature-row')
+      expect(rows).toHaveLength(seed.enterprises.length)
+      expect(rows.map((row) => row.attrs.class?.includes('--reverse'))).toEqual(
+        seed.enterprises.map((_, index) => index % 2 === 1)
+      )
+      expect(await pageProblems(html, lng)).toEqual([])
+    }
+  )
 })

@@ -10,7 +10,15 @@ import { HomePayloadSchema } from '../../src/content/schemas'
 import { getT } from '../../src/shared/i18n'
 import { LANGUAGES, type Lng } from '../../src/shared/languages'
 import { HomePage } from '../../src/views/pages/home-page'
-import { headingLevels, headingsInOrder, imageSource, pageProblems, renderView, select, selectOne } from './support/views'
+import {
+  headingLevels,
+  headingsInOrder,
+  imageSource,
+  pageProblems,
+  renderView,
+  select,
+  selectOne,
+} from './support/views'
 import { fetchPage } from './support/worker'
 
 const enterprise = (n: number, extra: Record<string, unknown> = {}) => ({
@@ -26,10 +34,27 @@ const enterprise = (n: number, extra: Record<string, unknown> = {}) => ({
 })
 
 const full = {
-  banner: [{ img: '/images/hero.jpg', title: 'Building Yerevan', description: '<p>Homes <script>alert(1)</script>that last</p>', btnName: 'Our work', btnLink: '/enterprises' }],
+  banner: [
+    {
+      img: '/images/hero.jpg',
+      title: 'Building Yerevan',
+      description: '<p>Homes <script>alert(1)</script>that last</p>',
+      btnName: 'Our work',
+      btnLink: '/enterprises',
+    },
+  ],
   ru_banner: [{ img: '/images/hero-ru.jpg', title: 'Строим Ереван', description: '<p>Дома</p>' }],
-  arm_banner: [{ img: '/images/hero-hy.jpg', title: 'Կառուցում ենք Երևանը', description: '<p>Տներ</p>' }],
-  aboutHome: { img: '/images/about.jpg', title: 'About us', arm_title: 'Մեր մասին', description: '<p>Since 1998</p>', btnName: 'Read more', btnLink: '/about' },
+  arm_banner: [
+    { img: '/images/hero-hy.jpg', title: 'Կառուցում ենք Երևանը', description: '<p>Տներ</p>' },
+  ],
+  aboutHome: {
+    img: '/images/about.jpg',
+    title: 'About us',
+    arm_title: 'Մեր մասին',
+    description: '<p>Since 1998</p>',
+    btnName: 'Read more',
+    btnLink: '/about',
+  },
   servicesTitle: 'Services',
   ru_servicesTitle: 'Услуги',
   servicesSubTitle: 'What we do',
@@ -52,16 +77,25 @@ function render(lng: Lng, payload: unknown = full) {
 }
 
 describe('home page view', () => {
-  it.each(LANGUAGES)('renders one h1, headings in order and the sections in spec order in %s', (lng) => {
-    const html = render(lng)
-    const levels = headingLevels(html)
-    expect(levels.filter((level) => level === 1)).toHaveLength(1)
-    expect(levels[0]).toBe(1)
-    expect(headingsInOrder(levels)).toBe(true)
-    const order = ['page-banner--hero', 'home-about', 'home-services', 'home-enterprises', 'home-founders'].map((name) => html.indexOf(name))
-    expect(order.every((at) => at >= 0)).toBe(true)
-    expect([...order].sort((a, b) => a - b)).toEqual(order)
-  })
+  it.each(LANGUAGES)(
+    'renders one h1, headings in order and the sections in spec order in %s',
+    (lng) => {
+      const html = render(lng)
+      const levels = headingLevels(html)
+      expect(levels.filter((level) => level === 1)).toHaveLength(1)
+      expect(levels[0]).toBe(1)
+      expect(headingsInOrder(levels)).toBe(true)
+      const order = [
+        'page-banner--hero',
+        'home-about',
+        'home-services',
+        'home-enterprises',
+        'home-founders',
+      ].map((name) => html.indexOf(name))
+      expect(order.every((at) => at >= 0)).toBe(true)
+      expect([...order].sort((a, b) => a - b)).toEqual(order)
+    }
+  )
 
   it.each([
     ['hy', 'Կառուցում ենք Երևանը', '/images/hero-hy.jpg'],
@@ -81,7 +115,11 @@ describe('home page view', () => {
   it('makes the hero image the high-priority paint and everything else lazy, all with sizes and alt', async () => {
     const images = await select(render('en'), 'img')
     const [hero, ...rest] = images
-    expect(hero?.attrs).toMatchObject({ fetchpriority: 'high', loading: 'eager', alt: 'Building Yerevan' })
+    expect(hero?.attrs).toMatchObject({
+      fetchpriority: 'high',
+      loading: 'eager',
+      alt: 'Building Yerevan',
+    })
     expect(rest.length).toBeGreaterThan(4)
     for (const image of images) {
       expect(Number(image.attrs.width)).toBeGreaterThan(0)
@@ -105,14 +143,18 @@ describe('home page view', () => {
 
   it('uses the bundled banner and the site name when the hero has no image and no title', async () => {
     const html = render('hy', { banner: [{ description: 'x' }] })
-    expect(imageSource((await selectOne(html, '.page-banner__image'))?.attrs.src ?? '')).toBe('/default-banner.jpg')
+    expect(imageSource((await selectOne(html, '.page-banner__image'))?.attrs.src ?? '')).toBe(
+      '/default-banner.jpg'
+    )
     expect((await selectOne(html, 'h1'))?.text).toBe(getT('hy')('meta.siteName'))
   })
 
   it('shows the about block with its localized title, the fallback image and its button', async () => {
     const html = render('hy', { ...full, aboutHome: { ...full.aboutHome, img: '' } })
     expect((await selectOne(html, '#home-about-title'))?.text).toBe('Մեր մասին')
-    expect(imageSource((await selectOne(html, '.home-about img'))?.attrs.src ?? '')).toBe('/default-about.jpg')
+    expect(imageSource((await selectOne(html, '.home-about img'))?.attrs.src ?? '')).toBe(
+      '/default-about.jpg'
+    )
     expect((await selectOne(html, '.home-about .button'))?.attrs.href).toBe('/about')
   })
 
@@ -120,22 +162,34 @@ describe('home page view', () => {
     ['en', 'Learn more', 'Who we are'],
     ['ru', 'Подробнее', 'Кто мы'],
     ['hy', 'Իմանալ ավելին', 'Ովքեր ենք մենք'],
-  ] as const)('says what the about button leads to, after its label, to screen readers and crawlers in %s', async (lng, label, title) => {
-    const html = renderView(HomePage, { lng, home: HomePayloadSchema.parse(seed) })
-    const button = await selectOne(html, '.home-about .button')
-    expect(button?.text).toBe(`${label}: ${title}`)
-    expect((await selectOne(html, '.home-about .button .visually-hidden'))?.text).toBe(`: ${title}`)
-  })
+  ] as const)(
+    'says what the about button leads to, after its label, to screen readers and crawlers in %s',
+    async (lng, label, title) => {
+      const html = renderView(HomePage, { lng, home: HomePayloadSchema.parse(seed) })
+      const button = await selectOne(html, '.home-about .button')
+      expect(button?.text).toBe(`${label}: ${title}`)
+      expect((await selectOne(html, '.home-about .button .visually-hidden'))?.text).toBe(
+        `: ${title}`
+      )
+    }
+  )
 
   it('names each card of the carousel in its "Learn more" button when the card has no button label of its own', async () => {
     const items = [1, 2, 3, 4].map((n) => enterprise(n, n === 2 ? {} : { btnName: '' }))
     const html = render('en', { ...full, enterprisesHome: items })
     const buttons = await select(html, '.enterprise-card__link')
-    expect(buttons.map((button) => button.text)).toEqual(['Learn more: Enterprise 1', 'More', 'Learn more: Enterprise 3', 'Learn more: Enterprise 4'])
+    expect(buttons.map((button) => button.text)).toEqual([
+      'Learn more: Enterprise 1',
+      'More',
+      'Learn more: Enterprise 3',
+      'Learn more: Enterprise 4',
+    ])
   })
 
   it('hides the about block without a title or a description', () => {
-    expect(render('en', { ...full, aboutHome: { img: '/images/a.jpg' } })).not.toContain('home-about')
+    expect(render('en', { ...full, aboutHome: { img: '/images/a.jpg' } })).not.toContain(
+      'home-about'
+    )
   })
 
   it('links every service title to the services target, with the icon fallback', async () => {
@@ -144,7 +198,10 @@ describe('home page view', () => {
     const links = await select(html, '.service-card__title a')
     expect(links.map((link) => link.attrs.href)).toEqual(['/ru/services', '/ru/services'])
     const icons = await select(html, '.service-card__icon')
-    expect(icons.map((icon) => imageSource(icon.attrs.src ?? ''))).toEqual(['/images/s1.png', '/default-service-icon.png'])
+    expect(icons.map((icon) => imageSource(icon.attrs.src ?? ''))).toEqual([
+      '/images/s1.png',
+      '/default-service-icon.png',
+    ])
   })
 
   it('hides the services grid when there are no services', () => {
@@ -152,17 +209,29 @@ describe('home page view', () => {
     expect(html).not.toContain('id="services"')
   })
 
-  it.each(LANGUAGES)('falls back to the dictionary for the enterprises title and subtitle in %s', async (lng) => {
-    const t = getT(lng)
-    const html = render(lng)
-    expect((await selectOne(html, '#enterprises-title'))?.text).toBe(t('ui.enterprisesTitle'))
-    expect((await selectOne(html, '.home-enterprises .section-heading__subtitle'))?.text).toBe(t('ui.enterprisesSubtitle'))
-  })
+  it.each(LANGUAGES)(
+    'falls back to the dictionary for the enterprises title and subtitle in %s',
+    async (lng) => {
+      const t = getT(lng)
+      const html = render(lng)
+      expect((await selectOne(html, '#enterprises-title'))?.text).toBe(t('ui.enterprisesTitle'))
+      expect((await selectOne(html, '.home-enterprises .section-heading__subtitle'))?.text).toBe(
+        t('ui.enterprisesSubtitle')
+      )
+    }
+  )
 
   it('shows up to 3 enterprises as alternating rows', async () => {
-    const html = render('en', { ...full, enterprisesHome: [enterprise(1), enterprise(2), enterprise(3)] })
+    const html = render('en', {
+      ...full,
+      enterprisesHome: [enterprise(1), enterprise(2), enterprise(3)],
+    })
     const rows = await select(html, '.feature-row')
-    expect(rows.map((row) => row.attrs.class)).toEqual(['feature-row', 'feature-row feature-row--reverse', 'feature-row'])
+    expect(rows.map((row) => row.attrs.class)).toEqual([
+      'feature-row',
+      'feature-row feature-row--reverse',
+      'feature-row',
+    ])
     expect(html).not.toContain('carousel')
   })
 
@@ -172,12 +241,21 @@ describe('home page view', () => {
     expect(await select(html, '.feature-row')).toHaveLength(0)
     const slides = await select(html, '.carousel__track > .carousel__slide')
     expect(slides).toHaveLength(5)
-    expect((await select(html, '.enterprise-card__title')).map((title) => title.text)).toEqual(['Проект 1', 'Проект 2', 'Проект 3', 'Проект 4', 'Проект 5'])
+    expect((await select(html, '.enterprise-card__title')).map((title) => title.text)).toEqual([
+      'Проект 1',
+      'Проект 2',
+      'Проект 3',
+      'Проект 4',
+      'Проект 5',
+    ])
   })
 
   it('skips enterprises with neither title nor description and counts only the rest', async () => {
     const blank = { id: 9, img: '/images/x.jpg', title: '', description: '<p> </p>' }
-    const html = render('en', { ...full, enterprisesHome: [enterprise(1), blank, enterprise(2), enterprise(3)] })
+    const html = render('en', {
+      ...full,
+      enterprisesHome: [enterprise(1), blank, enterprise(2), enterprise(3)],
+    })
     expect(await select(html, '.feature-row')).toHaveLength(3)
     expect(html).not.toContain('/images/x.jpg')
   })
@@ -192,18 +270,31 @@ describe('home page view', () => {
       enterprise(2, { btnLink: 'https://erebuni.example.am/project' }),
       enterprise(3, { btnLink: '' }),
     ]
-    const buttons = await select(render('ru', { ...full, enterprisesHome: items }), '.feature-row .button')
-    expect(buttons.map((button) => button.attrs.href)).toEqual(['/ru/about', 'https://erebuni.example.am/project', '/ru/enterprises'])
+    const buttons = await select(
+      render('ru', { ...full, enterprisesHome: items }),
+      '.feature-row .button'
+    )
+    expect(buttons.map((button) => button.attrs.href)).toEqual([
+      '/ru/about',
+      'https://erebuni.example.am/project',
+      '/ru/enterprises',
+    ])
     expect(buttons[1]?.attrs).toMatchObject({ target: '_blank', rel: 'noopener noreferrer' })
     expect(buttons[0]?.attrs.target).toBeUndefined()
   })
 
   it("shows founders as round photos captioned with their names (the photo's alt empty, so the name is not read twice), initials without a photo, and the optional button", async () => {
     const html = render('hy')
-    expect((await select(html, '.founder__name')).map((name) => name.text)).toEqual(['Անի Պետրոսյան', 'Levon Sargsyan'])
+    expect((await select(html, '.founder__name')).map((name) => name.text)).toEqual([
+      'Անի Պետրոսյան',
+      'Levon Sargsyan',
+    ])
     expect((await selectOne(html, 'img.founder__photo'))?.attrs.alt).toBe('')
     expect((await selectOne(html, '.founder__photo--initials'))?.text).toBe('LS')
-    expect((await selectOne(html, '.home-founders .button'))?.attrs).toMatchObject({ href: 'https://team.example.am/', target: '_blank' })
+    expect((await selectOne(html, '.home-founders .button'))?.attrs).toMatchObject({
+      href: 'https://team.example.am/',
+      target: '_blank',
+    })
   })
 
   it('hides the founders block when there are no founders', () => {
@@ -221,17 +312,20 @@ describe('home page served from the seeded reference service', () => {
     ['/', 'hy', seed.arm_banner[0]!.title],
     ['/en', 'en', seed.banner[0]!.title],
     ['/ru', 'ru', seed.ru_banner[0]!.title],
-  ] as const)('GET %s renders every section in %s with sound links and images', async (path, lng, heroTitle) => {
-    const response = await fetchPage(path, env)
-    expect(response.status).toBe(200)
-    const html = await response.text()
-    expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([heroTitle])
-    expect(headingsInOrder(headingLevels(html))).toBe(true)
-    expect(await select(html, '.service-card')).toHaveLength(seed.servicesHome.length)
-    // The seed has more than three enterprises: a carousel, one slide each.
-    expect(seed.enterprisesHome.length).toBeGreaterThan(3)
-    expect(await select(html, '.carousel__slide')).toHaveLength(seed.enterprisesHome.length)
-    expect(await select(html, '.founder')).toHaveLength(seed.foundersHome.length)
-    expect(await pageProblems(html, lng)).toEqual([])
-  })
+  ] as const)(
+    'GET %s renders every section in %s with sound links and images',
+    async (path, lng, heroTitle) => {
+      const response = await fetchPage(path, env)
+      expect(response.status).toBe(200)
+      const html = await response.text()
+      expect((await select(html, 'h1')).map((h1) => h1.text)).toEqual([heroTitle])
+      expect(headingsInOrder(headingLevels(html))).toBe(true)
+      expect(await select(html, '.service-card')).toHaveLength(seed.servicesHome.length)
+      // The seed has more than three enterprises: a carousel, one slide each.
+      expect(seed.enterprisesHome.length).toBeGreaterThan(3)
+      expect(await select(html, '.carousel__slide')).toHaveLength(seed.enterprisesHome.length)
+      expect(await select(html, '.founder')).toHaveLength(seed.foundersHome.length)
+      expect(await pageProblems(html, lng)).toEqual([])
+    }
+  )
 })

@@ -33,7 +33,14 @@ describe('resolveLink', () => {
     expect(resolveLink(href, lng)).toEqual(expected)
   })
 
-  it.each(['', '   ', 'javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x'])('%j is no link', (href) => {
+  it.each([
+    '',
+    '   ',
+    'javascript:alert(1)',
+    ' JAVASCRIPT:alert(1)',
+    'data:text/html,x',
+    'vbscript:x',
+  ])('%j is no link', (href) => {
     expect(resolveLink(href, 'en')).toBeNull()
   })
 })
@@ -41,25 +48,40 @@ describe('resolveLink', () => {
 describe('SmartLink', () => {
   it('renders an external link with target and rel', () => {
     expect(renderView(SmartLink, { href: 'https://example.am', lng: 'ru', children: 'Go' })).toBe(
-      '<a href="https://example.am/" target="_blank" rel="noopener noreferrer">Go</a>',
+      '<a href="https://example.am/" target="_blank" rel="noopener noreferrer">Go</a>'
     )
   })
 
   it('renders an internal link with the language prefix and no target', () => {
-    expect(renderView(SmartLink, { href: '/contact-us', lng: 'en', children: 'Contact', className: 'x' })).toBe(
-      '<a class="x" href="/en/contact-us">Contact</a>',
-    )
+    expect(
+      renderView(SmartLink, { href: '/contact-us', lng: 'en', children: 'Contact', className: 'x' })
+    ).toBe('<a class="x" href="/en/contact-us">Contact</a>')
   })
 
   it('uses the fallback when the link is empty, and plain content when there is none', () => {
-    expect(renderView(SmartLink, { href: '', lng: 'ru', fallback: '/enterprise-detail', children: 'More' })).toBe(
-      '<a href="/ru/enterprise-detail">More</a>',
-    )
-    expect(renderView(SmartLink, { href: 'javascript:alert(1)', lng: 'ru', children: createElement('b', null, 'x') })).toBe('<b>x</b>')
+    expect(
+      renderView(SmartLink, {
+        href: '',
+        lng: 'ru',
+        fallback: '/enterprise-detail',
+        children: 'More',
+      })
+    ).toBe('<a href="/ru/enterprise-detail">More</a>')
+    expect(
+      renderView(SmartLink, {
+        href: 'javascript:alert(1)',
+        lng: 'ru',
+        children: createElement('b', null, 'x'),
+      })
+    ).toBe('<b>x</b>')
   })
 
   it('gives linkProps the same answer as the component', () => {
-    expect(linkProps('https://x.example', 'hy')).toEqual({ href: 'https://x.example/', target: '_blank', rel: 'noopener noreferrer' })
+    expect(linkProps('https://x.example', 'hy')).toEqual({
+      href: 'https://x.example/',
+      target: '_blank',
+      rel: 'noopener noreferrer',
+    })
     expect(linkProps('/about', 'hy')).toEqual({ href: '/about' })
     expect(linkProps('javascript:x', 'hy')).toBeNull()
   })

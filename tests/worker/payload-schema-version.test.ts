@@ -48,7 +48,10 @@ const VALUES = [
 /** `value`'s shape with every leaf replaced by `replacement` and every list cut to its first entry. */
 function replaceLeaves(value: unknown, replacement: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, 1).map((item) => replaceLeaves(item, replacement))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceLeaves(item, replacement)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, replaceLeaves(item, replacement)])
+    )
   return replacement
 }
 
@@ -67,11 +70,14 @@ describe('payload schema version', () => {
       [NavbarPayloadSchema, navbar],
       [PageMetaSchema, Object.values(pageMeta)[0]],
     ]
-    const outputs = cases.flatMap(([schema, payload]) => [...VALUES.map((value) => schema.parse(replaceLeaves(payload, value))), schema.parse({})])
+    const outputs = cases.flatMap(([schema, payload]) => [
+      ...VALUES.map((value) => schema.parse(replaceLeaves(payload, value))),
+      schema.parse({}),
+    ])
     const fingerprint = await sha256(JSON.stringify(outputs))
     expect(
       FINGERPRINTS[PAYLOAD_SCHEMA_VERSION],
-      `the schemas' output changed (fingerprint ${fingerprint}): bump PAYLOAD_SCHEMA_VERSION in src/content/schemas.ts and add its fingerprint here`,
+      `the schemas' output changed (fingerprint ${fingerprint}): bump PAYLOAD_SCHEMA_VERSION in src/content/schemas.ts and add its fingerprint here`
     ).toBe(fingerprint)
   })
 })

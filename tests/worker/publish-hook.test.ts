@@ -22,19 +22,38 @@ async function setup(answers: Record<string, Answer> = {}, overrides: Partial<Bi
   return recordingKv(backend.env({ PUBLISH_SECRET: SECRET, ...overrides }))
 }
 
-type CallOptions = { headers?: Record<string, string>; client?: string; sign?: { secret?: string; at?: number } | false }
+type CallOptions = {
+  headers?: Record<string, string>
+  client?: string
+  sign?: { secret?: string; at?: number } | false
+}
 
 /** Calls the hook as a CMS would: signed with SECRET now, unless told otherwise. */
 async function publish(bindings: Bindings, body: string, options: CallOptions = {}) {
-  const signed = options.sign === false ? {} : await signPublishCall(options.sign?.secret ?? SECRET, body, Math.floor((options.sign?.at ?? Date.now()) / 1000))
+  const signed =
+    options.sign === false
+      ? {}
+      : await signPublishCall(
+          options.sign?.secret ?? SECRET,
+          body,
+          Math.floor((options.sign?.at ?? Date.now()) / 1000)
+        )
   const { ctx, tags } = contextWithWorkersCache()
   const request = new Request('http://localhost/api/publish', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': options.client ?? `2001:db8:1::${++clients}`, ...signed, ...options.headers },
+    headers: {
+      'Content-Type': 'application/json',
+      'CF-Connecting-IP': options.client ?? `2001:db8:1::${++clients}`,
+      ...signed,
+      ...options.headers,
+    },
     body,
   })
   const response = await worker.fetch(request, bindings, ctx)
-  const answer = { status: response.status, body: await response.json<Record<string, unknown>>().catch((): Record<string, unknown> => ({})) }
+  const answer = {
+    status: response.status,
+    body: await response.json<Record<string, unknown>>().catch((): Record<string, unknown> => ({})),
+  }
   await waitOnExecutionContext(ctx)
   return { ...answer, purged: tags() }
 }
@@ -46,7 +65,12 @@ describe('POST /api/publish', () => {
     const answers: Record<string, Answer> = {}
     const { bindings } = await setup(answers)
     await fetchPage('/en', bindings)
-    answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title: 'Fresh banner' }] } })
+    answers['get-home-page'] = json({
+      payload: {
+        ...(samplePayloads['get-home-page'] as object),
+        banner: [{ title: 'Fresh banner' }],
+      },
+    })
     const calls = backend!.calls.length
 
     const { status, body, purged } = await publish(bindings, '{}')
@@ -64,13 +88,30 @@ describe('POST /api/publish', () => {
     const { bindings } = await setup(answers)
     await fetchPage('/en', bindings)
     await fetchPage('/en/about', bindings)
-    answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title: 'Named change' }] } })
+    answers['get-home-page'] = json({
+      payload: {
+        ...(samplePayloads['get-home-page'] as object),
+        banner: [{ title: 'Named change' }],
+      },
+    })
     const calls = backend!.calls.length
 
-    const { status, body, purged } = await publish(bindings, JSON.stringify({ payloads: ['get-home-page', 'get-about-page'] }))
+    const { status, body, purged } = await publish(
+      bindings,
+      JSON.stringify({ payloads: ['get-home-page', 'get-about-page'] })
+    )
     expect(status).toBe(200)
-    expect(backend!.calls.slice(calls).map((call) => call.url.pathname.split('/').pop()).sort()).toEqual(['get-about-page', 'get-home-page'])
-    expect(body).toMatchObject({ refreshed: ['payload:get-home-page', 'payload:get-about-page'], changed: ['payload:get-home-page'], failed: [] })
+    expect(
+      backend!.calls
+        .slice(calls)
+        .map((call) => call.url.pathname.split('/').pop())
+        .sort()
+    ).toEqual(['get-about-page', 'get-home-page'])
+    expect(body).toMatchObject({
+      refreshed: ['payload:get-home-page', 'payload:get-about-page'],
+      changed: ['payload:get-home-page'],
+      failed: [],
+    })
     expect(purged).toEqual(['payload:get-home-page'])
     expect((await fetchPage('/en/about', bindings)).headers.get('X-Page-Cache')).toBe('hit')
     const home = await fetchPage('/en', bindings)
@@ -83,19 +124,34 @@ describe('POST /api/publish', () => {
     await fetchPage('/en/about', bindings)
 
     const plain = await publish(bindings, JSON.stringify({ payloads: ['get-about-page'] }))
-    expect(plain.body).toMatchObject({ refreshed: ['payload:get-about-page'], changed: [], purged: [] })
+    expect(plain.body).toMatchObject({
+      refreshed: ['payload:get-about-page'],
+      changed: [],
+      purged: [],
+    })
     expect(plain.purged).toEqual([])
 
-    const forced = await publish(bindings, JSON.stringify({ payloads: ['get-about-page'], purgeUnchanged: true }))
+    const forced = await publish(
+      bindings,
+      JSON.stringify({ payloads: ['get-about-page'], purgeUnchanged: true })
+    )
     expect(forced.status).toBe(200)
-    expect(forced.body).toMatchObject({ refreshed: ['payload:get-about-page'], changed: [], failed: [], purged: ['payload:get-about-page'] })
+    expect(forced.body).toMatchObject({
+      refreshed: ['payload:get-about-page'],
+      changed: [],
+      failed: [],
+      purged: ['payload:get-about-page'],
+    })
     expect(forced.purged).toEqual(['payload:get-about-page'])
   })
 
   it('answers 400 to a purgeUnchanged that is not true or false, and refreshes nothing', async () => {
     const { bindings } = await setup()
     const calls = backend!.calls.length
-    const { status, body, purged } = await publish(bindings, JSON.stringify({ purgeUnchanged: 'yes' }))
+    const { status, body, purged } = await publish(
+      bindings,
+      JSON.stringify({ purgeUnchanged: 'yes' })
+    )
     expect(status).toBe(400)
     expect(body.error).toMatch(/body must be/)
     expect(backend!.calls.length).toBe(calls)
@@ -108,7 +164,10 @@ describe('POST /api/publish', () => {
     await fetchPage('/en', bindings)
     const good = await env.CONTENT_CACHE.get(homeKey())
     answers['get-home-page'] = json({ message: 'down' }, 500)
-    const { status, body, purged } = await publish(bindings, JSON.stringify({ payloads: ['get-home-page'] }))
+    const { status, body, purged } = await publish(
+      bindings,
+      JSON.stringify({ payloads: ['get-home-page'] })
+    )
     expect(status).toBe(502)
     expect(body).toMatchObject({ failed: ['payload:get-home-page'], changed: [] })
     expect(purged).toEqual([])
@@ -145,7 +204,11 @@ describe('POST /api/publish', () => {
 
   it('answers 401 to a signature of another body', async () => {
     const { bindings } = await setup()
-    const headers = await signPublishCall(SECRET, JSON.stringify({ payloads: ['navbar-data'] }), Math.floor(Date.now() / 1000))
+    const headers = await signPublishCall(
+      SECRET,
+      JSON.stringify({ payloads: ['navbar-data'] }),
+      Math.floor(Date.now() / 1000)
+    )
     expect((await publish(bindings, '{}', { sign: false, headers })).status).toBe(401)
     expect(backend!.calls).toHaveLength(0)
   })
@@ -166,7 +229,10 @@ describe('POST /api/publish', () => {
 
   it('answers 413 to a body over 4 KB, and touches nothing', async () => {
     const { bindings, writes } = await setup()
-    const response = await publish(bindings, JSON.stringify({ payloads: ['navbar-data'], pad: 'x'.repeat(5000) }))
+    const response = await publish(
+      bindings,
+      JSON.stringify({ payloads: ['navbar-data'], pad: 'x'.repeat(5000) })
+    )
     expect(response.status).toBe(413)
     expect(backend!.calls).toHaveLength(0)
     expect(writes).toEqual([])
@@ -175,7 +241,10 @@ describe('POST /api/publish', () => {
   it('answers 429 once a client goes over the rate limit', async () => {
     const { bindings } = await setup()
     const statuses: number[] = []
-    for (let call = 0; call < 12; call++) statuses.push((await publish(bindings, '{}', { client: '2001:db8:2::1', sign: false })).status)
+    for (let call = 0; call < 12; call++)
+      statuses.push(
+        (await publish(bindings, '{}', { client: '2001:db8:2::1', sign: false })).status
+      )
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
     expect(statuses.slice(10)).toEqual([429, 429])
   })

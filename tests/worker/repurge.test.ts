@@ -35,18 +35,29 @@ describe('the delayed second purge', () => {
     const { queue, sent } = recordingQueue()
     const bindings: Bindings = backend.env({ PUBLISH_SECRET: SECRET, REPURGE_QUEUE: queue })
     await fetchPage('/en', bindings)
-    answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title: 'Again' }] } })
+    answers['get-home-page'] = json({
+      payload: { ...(samplePayloads['get-home-page'] as object), banner: [{ title: 'Again' }] },
+    })
     const body = JSON.stringify({ payloads: ['get-home-page'] })
     const { ctx } = contextWithWorkersCache()
     const request = new Request('http://localhost/api/publish', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '2001:db8:9::1', ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))) },
+      headers: {
+        'Content-Type': 'application/json',
+        'CF-Connecting-IP': '2001:db8:9::1',
+        ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))),
+      },
       body,
     })
     const response = await worker.fetch(request, bindings, ctx)
     await waitOnExecutionContext(ctx)
     expect(response.status).toBe(200)
-    expect(sent).toEqual([{ body: { tags: ['payload:get-home-page'] }, options: { delaySeconds: REPURGE_DELAY_SECONDS } }])
+    expect(sent).toEqual([
+      {
+        body: { tags: ['payload:get-home-page'] },
+        options: { delaySeconds: REPURGE_DELAY_SECONDS },
+      },
+    ])
     expect(REPURGE_DELAY_SECONDS).toBeGreaterThan(60)
   })
 
@@ -59,7 +70,11 @@ describe('the delayed second purge', () => {
     const { ctx } = contextWithWorkersCache()
     const request = new Request('http://localhost/api/publish', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '2001:db8:9::2', ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))) },
+      headers: {
+        'Content-Type': 'application/json',
+        'CF-Connecting-IP': '2001:db8:9::2',
+        ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))),
+      },
       body,
     })
     expect((await worker.fetch(request, bindings, ctx)).status).toBe(200)
@@ -70,7 +85,12 @@ describe('the delayed second purge', () => {
   it('purges every tag of a batch once, acknowledging it, and ignores malformed messages', async () => {
     const { ctx, tags } = contextWithWorkersCache()
     const batch = createMessageBatch<unknown>('erebuni-site-repurge', [
-      { id: 'a', timestamp: new Date(), attempts: 1, body: { tags: ['payload:get-home-page', 'payload:navbar-data'] } },
+      {
+        id: 'a',
+        timestamp: new Date(),
+        attempts: 1,
+        body: { tags: ['payload:get-home-page', 'payload:navbar-data'] },
+      },
       { id: 'b', timestamp: new Date(), attempts: 1, body: { tags: ['payload:get-home-page'] } },
       { id: 'c', timestamp: new Date(), attempts: 1, body: 'not a message' },
     ])
@@ -83,7 +103,9 @@ describe('the delayed second purge', () => {
 
   it('retries the batch when Workers Cache refuses the purge', async () => {
     const { ctx } = contextWithWorkersCache({ fail: true })
-    const batch = createMessageBatch<unknown>('erebuni-site-repurge', [{ id: 'a', timestamp: new Date(), attempts: 1, body: { tags: ['payload:get-home-page'] } }])
+    const batch = createMessageBatch<unknown>('erebuni-site-repurge', [
+      { id: 'a', timestamp: new Date(), attempts: 1, body: { tags: ['payload:get-home-page'] } },
+    ])
     await worker.queue(batch, env as unknown as Bindings, ctx)
     const result = await getQueueResult(batch, ctx)
     expect(result.retryBatch).toMatchObject({ retry: true })

@@ -18,11 +18,19 @@ function guarded(guard: 'same-origin' | 'hono/csrf'): Hono {
   app.use('*', guard === 'same-origin' ? sameOrigin() : csrf())
   app.post('/api/contact', (c) => c.text('accepted'))
   // hono/csrf refuses by throwing an HTTPException, which carries its own 403 answer.
-  app.onError((error, c) => ('getResponse' in error && typeof error.getResponse === 'function' ? error.getResponse() : c.text('error', 500)))
+  app.onError((error, c) =>
+    'getResponse' in error && typeof error.getResponse === 'function'
+      ? error.getResponse()
+      : c.text('error', 500)
+  )
   return app
 }
 
-async function statusOf(guard: 'same-origin' | 'hono/csrf', contentType: string, headers: Record<string, string>): Promise<number> {
+async function statusOf(
+  guard: 'same-origin' | 'hono/csrf',
+  contentType: string,
+  headers: Record<string, string>
+): Promise<number> {
   const response = await guarded(guard).request(`${SITE}/api/contact`, {
     method: 'POST',
     headers: { 'Content-Type': contentType, ...headers },
@@ -39,8 +47,14 @@ const SAME_ORIGIN = [
 
 const CROSS_SITE = [
   ['another site', { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }],
-  ['a sibling subdomain', { Origin: 'https://shop.erebuni.example', 'Sec-Fetch-Site': 'same-site' }],
-  ['an opaque origin (sandboxed frame, cross-site redirect)', { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }],
+  [
+    'a sibling subdomain',
+    { Origin: 'https://shop.erebuni.example', 'Sec-Fetch-Site': 'same-site' },
+  ],
+  [
+    'an opaque origin (sandboxed frame, cross-site redirect)',
+    { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+  ],
   ['this host over plain http', { Origin: 'http://www.erebuni.example' }],
 ] as const
 
@@ -60,18 +74,24 @@ describe('what the guard and hono/csrf agree on', () => {
     expect(await statusOf('hono/csrf', FORM, {})).toBe(403)
   })
 
-  it.each(['text/plain;charset=UTF-8', 'multipart/form-data; boundary=x'])('both refuse a cross-site %s post (a beacon, a file form)', async (type) => {
-    const headers = { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }
-    expect(await statusOf('same-origin', type, headers)).toBe(403)
-    expect(await statusOf('hono/csrf', type, headers)).toBe(403)
-  })
+  it.each(['text/plain;charset=UTF-8', 'multipart/form-data; boundary=x'])(
+    'both refuse a cross-site %s post (a beacon, a file form)',
+    async (type) => {
+      const headers = { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }
+      expect(await statusOf('same-origin', type, headers)).toBe(403)
+      expect(await statusOf('hono/csrf', type, headers)).toBe(403)
+    }
+  )
 })
 
 describe('what only the guard refuses', () => {
-  it.each(CROSS_SITE)('a JSON post from %s: hono/csrf never checks application/json', async (_, headers) => {
-    expect(await statusOf('same-origin', JSON_TYPE, headers)).toBe(403)
-    expect(await statusOf('hono/csrf', JSON_TYPE, headers)).toBe(200)
-  })
+  it.each(CROSS_SITE)(
+    'a JSON post from %s: hono/csrf never checks application/json',
+    async (_, headers) => {
+      expect(await statusOf('same-origin', JSON_TYPE, headers)).toBe(403)
+      expect(await statusOf('hono/csrf', JSON_TYPE, headers)).toBe(200)
+    }
+  )
 
   it('a post whose Origin is this site but whose Sec-Fetch-Site says cross-site: hono/csrf needs only one to agree', async () => {
     const headers = { Origin: SITE, 'Sec-Fetch-Site': 'cross-site' }

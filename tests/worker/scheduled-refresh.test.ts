@@ -6,7 +6,11 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HEARTBEAT_KEY, onPayloadsChanged, type PayloadsChangedListener } from '../../src/content/refresh'
+import {
+  HEARTBEAT_KEY,
+  onPayloadsChanged,
+  type PayloadsChangedListener,
+} from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'
@@ -17,14 +21,25 @@ import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => backend?.restore())
 
-const ENDPOINTS = ['get-home-page', 'get-about-page', 'get-enterprises-page', 'contact-us', 'navbar-data', 'page-meta-data']
+const ENDPOINTS = [
+  'get-home-page',
+  'get-about-page',
+  'get-enterprises-page',
+  'contact-us',
+  'navbar-data',
+  'page-meta-data',
+]
 const PAGES = ['/', '/about', '/enterprises', '/contact-us']
 const TTL_SECONDS = 300
 
 /** Runs the scheduled handler as the Cron Trigger would at `at` (epoch ms). */
 async function runCron(bindings: Bindings, at = Date.now(), options: { fail?: boolean } = {}) {
   const { ctx, tags } = contextWithWorkersCache(options)
-  await worker.scheduled(createScheduledController({ scheduledTime: at, cron: '* * * * *' }), bindings, ctx)
+  await worker.scheduled(
+    createScheduledController({ scheduledTime: at, cron: '* * * * *' }),
+    bindings,
+    ctx
+  )
   await waitOnExecutionContext(ctx)
   return { purgedTags: tags() }
 }
@@ -37,13 +52,17 @@ function setup(answers: Record<string, Answer> = {}) {
 /** A start time ahead of the wall clock, so that each run's clock is exactly its scheduled time. */
 const future = () => Date.now() + 1_000_000_000
 
-const callsPerEndpoint = () => Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, backend!.callsTo(endpoint).length]))
+const callsPerEndpoint = () =>
+  Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, backend!.callsTo(endpoint).length]))
 
 describe('the scheduled refresh', () => {
   it('loads every payload once into empty KV: one backend call and one KV write per payload', async () => {
     const { bindings, payloadWrites } = setup()
     await runCron(bindings)
-    expect(callsPerEndpoint()).toEqual({ ...Object.fromEntries(ENDPOINTS.map((e) => [e, 1])), 'page-meta-data': PAGES.length })
+    expect(callsPerEndpoint()).toEqual({
+      ...Object.fromEntries(ENDPOINTS.map((e) => [e, 1])),
+      'page-meta-data': PAGES.length,
+    })
     const writes = payloadWrites()
     expect(writes).toHaveLength(5 + PAGES.length)
     expect(new Set(writes).size).toBe(writes.length)
@@ -111,7 +130,9 @@ describe('the scheduled refresh', () => {
     expect((await runCron(bindings, start + 120_000)).purgedTags).toEqual([])
 
     // Everything is due again; only the home page changed.
-    answers['get-home-page'] = json({ payload: { ...(samplePayloads['get-home-page'] as object), servicesTitle: 'New services' } })
+    answers['get-home-page'] = json({
+      payload: { ...(samplePayloads['get-home-page'] as object), servicesTitle: 'New services' },
+    })
     const second = await runCron(bindings, start + TTL_SECONDS * 1000)
     expect(second.purgedTags).toEqual(['payload:get-home-page'])
     // KV takes up to a minute to reach every data centre: the run a minute later purges the same pages again.
@@ -150,7 +171,10 @@ describe('the scheduled refresh', () => {
       await runCron({ ...bindings, SENTRY_DSN }, future())
       const failed = sentry.events.filter((event) => event.tags?.route === 'scheduled')
       expect(failed).toHaveLength(1)
-      expect(failed[0]!.tags).toMatchObject({ kind: 'backend', backend_key: expect.stringContaining('navbar-data') })
+      expect(failed[0]!.tags).toMatchObject({
+        kind: 'backend',
+        backend_key: expect.stringContaining('navbar-data'),
+      })
     } finally {
       // In the reverse order of installing: the fake backend passes other origins on to the fake Sentry.
       backend?.restore()
@@ -175,6 +199,8 @@ describe('the scheduled refresh', () => {
   it('fails the run when Workers Cache refuses a purge, after storing the new content', async () => {
     const { bindings } = setup()
     await expect(runCron(bindings, Date.now(), { fail: true })).rejects.toThrow(/purge refused/)
-    expect(await env.CONTENT_CACHE.get(`payload:v2:${backend!.origin}:erebuni:navbar-data`)).not.toBeNull()
+    expect(
+      await env.CONTENT_CACHE.get(`payload:v2:${backend!.origin}:erebuni:navbar-data`)
+    ).not.toBeNull()
   })
 })

@@ -24,7 +24,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'Permissions-Policy': 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
+  'Permissions-Policy':
+    'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
   'Cross-Origin-Opener-Policy': 'same-origin',
 }
 
@@ -57,7 +58,7 @@ function directives(policy: string): Record<string, string[]> {
     policy.split(';').map((part) => {
       const [name = '', ...values] = part.trim().split(/\s+/)
       return [name, values]
-    }),
+    })
   )
 }
 
@@ -86,30 +87,38 @@ describe('the Content-Security-Policy', () => {
     expect(csp['base-uri']).toEqual(["'self'"])
   })
 
-  it.each(['/en', '/ru/about', '/enterprises', '/en/contact-us'])('has nothing to block on %s: no inline script', async (path) => {
-    backend = fakeBackend()
-    const html = await (await fetchPage(path, backend.env())).text()
-    const scripts = html.match(/<script\b[^>]*>/g) ?? []
-    expect(scripts.length).toBeGreaterThan(0)
-    for (const tag of scripts) {
-      expect(tag, path).toMatch(/\bsrc="\/assets\/|type="application\/(json|ld\+json)"/)
+  it.each(['/en', '/ru/about', '/enterprises', '/en/contact-us'])(
+    'has nothing to block on %s: no inline script',
+    async (path) => {
+      backend = fakeBackend()
+      const html = await (await fetchPage(path, backend.env())).text()
+      const scripts = html.match(/<script\b[^>]*>/g) ?? []
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const tag of scripts) {
+        expect(tag, path).toMatch(/\bsrc="\/assets\/|type="application\/(json|ld\+json)"/)
+      }
     }
-  })
+  )
 })
 
 describe('security headers on every response', () => {
-  it.each(['/', '/about', '/en/enterprises', '/ru/contact-us'])('GET %s (rendered, then from the page cache)', async (path) => {
-    backend = fakeBackend()
-    const rendered = await fetchPage(path, backend.env())
-    expect(rendered.status).toBe(200)
-    expectSecurityHeaders(rendered, `${path} rendered`)
-    const cached = await fetchPage(path, backend.env())
-    expect(cached.headers.get('X-Page-Cache')).toBe('hit')
-    expectSecurityHeaders(cached, `${path} cached`)
-    const notModified = await fetchPage(path, backend.env(), { headers: { 'If-None-Match': cached.headers.get('ETag')! } })
-    expect(notModified.status).toBe(304)
-    expectSecurityHeaders(notModified, `${path} 304`)
-  })
+  it.each(['/', '/about', '/en/enterprises', '/ru/contact-us'])(
+    'GET %s (rendered, then from the page cache)',
+    async (path) => {
+      backend = fakeBackend()
+      const rendered = await fetchPage(path, backend.env())
+      expect(rendered.status).toBe(200)
+      expectSecurityHeaders(rendered, `${path} rendered`)
+      const cached = await fetchPage(path, backend.env())
+      expect(cached.headers.get('X-Page-Cache')).toBe('hit')
+      expectSecurityHeaders(cached, `${path} cached`)
+      const notModified = await fetchPage(path, backend.env(), {
+        headers: { 'If-None-Match': cached.headers.get('ETag')! },
+      })
+      expect(notModified.status).toBe(304)
+      expectSecurityHeaders(notModified, `${path} 304`)
+    }
+  )
 
   it.each([
     ['/hy/about', 301],
@@ -152,7 +161,9 @@ describe('security headers on every response', () => {
     const accepted = await postJson(backend.env(), VALID)
     expect(accepted.status).toBe(200)
     expectSecurityHeaders(accepted, 'POST /api/contact')
-    const refused = await postJson(backend.env(), VALID, { headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } })
+    const refused = await postJson(backend.env(), VALID, {
+      headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    })
     expect(refused.status).toBe(403)
     expectSecurityHeaders(refused, 'POST /api/contact 403')
     const form = await postForm('/en/contact-us', backend.env(), VALID)

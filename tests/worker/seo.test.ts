@@ -14,8 +14,18 @@ afterEach(() => {
 
 const ORIGIN = 'https://www.erebuni.example'
 /** The navbar's pages and the sample backend's one project (tests/worker/support/fake-backend.ts). */
-const PAGES = ['/', '/about', '/enterprises', '/contact-us', '/enterprises/3-northern-avenue-business-centre']
-const ADDRESSES = PAGES.flatMap((page) => [page, page === '/' ? '/en' : `/en${page}`, page === '/' ? '/ru' : `/ru${page}`])
+const PAGES = [
+  '/',
+  '/about',
+  '/enterprises',
+  '/contact-us',
+  '/enterprises/3-northern-avenue-business-centre',
+]
+const ADDRESSES = PAGES.flatMap((page) => [
+  page,
+  page === '/' ? '/en' : `/en${page}`,
+  page === '/' ? '/ru' : `/ru${page}`,
+])
 
 type SitemapUrl = { loc: string; alternates: Record<string, string> }
 
@@ -23,14 +33,18 @@ function parseSitemap(xml: string): SitemapUrl[] {
   return [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map(([, block]) => ({
     loc: /<loc>([^<]*)<\/loc>/.exec(block!)![1]!,
     alternates: Object.fromEntries(
-      [...block!.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map(([, lang, href]) => [lang, href]),
+      [...block!.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map(
+        ([, lang, href]) => [lang, href]
+      )
     ),
   }))
 }
 
 function jsonLdOf(html: string): Record<string, unknown>[] {
   const head = html.slice(0, html.indexOf('</head>'))
-  return [...head.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(([, body]) => JSON.parse(body!))
+  return [...head.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    ([, body]) => JSON.parse(body!)
+  )
 }
 
 describe('GET /sitemap.xml', () => {
@@ -40,19 +54,30 @@ describe('GET /sitemap.xml', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toBe('application/xml; charset=utf-8')
     const xml = await response.text()
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/)
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/
+    )
     const locs = parseSitemap(xml).map((url) => url.loc)
     expect(locs.sort()).toEqual(ADDRESSES.map((path) => `${ORIGIN}${path}`).sort())
     // The projects come from the enterprises payload, which is cached like any page's.
-    expect(backend.calls.map((call) => call.url.pathname.split('/').pop())).toEqual(['get-enterprises-page'])
+    expect(backend.calls.map((call) => call.url.pathname.split('/').pop())).toEqual([
+      'get-enterprises-page',
+    ])
     await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())
     expect(backend.calls).toHaveLength(1)
   })
 
   it('gives each address its hreflang alternates, itself included, with x-default in Armenian', async () => {
     backend = fakeBackend()
-    const urls = parseSitemap(await (await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())).text())
-    const about = { hy: `${ORIGIN}/about`, en: `${ORIGIN}/en/about`, ru: `${ORIGIN}/ru/about`, 'x-default': `${ORIGIN}/about` }
+    const urls = parseSitemap(
+      await (await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())).text()
+    )
+    const about = {
+      hy: `${ORIGIN}/about`,
+      en: `${ORIGIN}/en/about`,
+      ru: `${ORIGIN}/ru/about`,
+      'x-default': `${ORIGIN}/about`,
+    }
     for (const loc of [about.hy, about.en, about.ru]) {
       expect(urls.find((url) => url.loc === loc)?.alternates).toEqual(about)
     }
@@ -61,11 +86,15 @@ describe('GET /sitemap.xml', () => {
 
   it('names the same alternates as the page head', async () => {
     backend = fakeBackend()
-    const urls = parseSitemap(await (await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())).text())
+    const urls = parseSitemap(
+      await (await fetchPage(`${ORIGIN}/sitemap.xml`, backend.env())).text()
+    )
     for (const path of ['/ru/contact-us', '/en', '/enterprises']) {
       const html = await (await fetchPage(`${ORIGIN}${path}`, backend.env())).text()
       const head = Object.fromEntries(
-        [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"\/>/g)].map(([, lang, href]) => [lang, href]),
+        [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"\/>/g)].map(
+          ([, lang, href]) => [lang, href]
+        )
       )
       expect(urls.find((url) => url.loc === `${ORIGIN}${path}`)?.alternates).toEqual(head)
     }
@@ -79,7 +108,14 @@ describe('GET /robots.txt', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^text\/plain/)
     const body = await response.text()
-    expect(body.split('\n')).toEqual(expect.arrayContaining(['User-agent: *', 'Allow: /', 'Disallow: /api/', `Sitemap: ${ORIGIN}/sitemap.xml`]))
+    expect(body.split('\n')).toEqual(
+      expect.arrayContaining([
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /api/',
+        `Sitemap: ${ORIGIN}/sitemap.xml`,
+      ])
+    )
   })
 })
 
@@ -98,11 +134,17 @@ describe('organization JSON-LD', () => {
 
   for (const path of ADDRESSES) {
     it(`describes the company in the head of ${path}`, async () => {
-      backend = fakeBackend({ 'contact-us': json({ payload: { ...(samplePayloads['contact-us'] as object), ...contact } }) })
+      backend = fakeBackend({
+        'contact-us': json({
+          payload: { ...(samplePayloads['contact-us'] as object), ...contact },
+        }),
+      })
       const html = await (await fetchPage(`${ORIGIN}${path}`, backend.env())).text()
       const [organization, ...rest] = jsonLdOf(html)
       // A project's page also says where it sits (tests/worker/pages-projects.test.ts).
-      expect(rest.map((block) => (block as { '@type'?: string })['@type'])).toEqual(path.includes('/enterprises/') ? ['BreadcrumbList'] : [])
+      expect(rest.map((block) => (block as { '@type'?: string })['@type'])).toEqual(
+        path.includes('/enterprises/') ? ['BreadcrumbList'] : []
+      )
       const lng = (/^\/(en|ru)(?=\/|$)/.exec(path)?.[1] ?? 'hy') as 'hy' | 'en' | 'ru'
       expect(organization).toMatchObject({
         '@context': 'https://schema.org',
@@ -113,7 +155,9 @@ describe('organization JSON-LD', () => {
         email: 'info@erebuni.example',
         address: {
           '@type': 'PostalAddress',
-          streetAddress: { hy: contact.arm_address, en: contact.address, ru: contact.ru_address }[lng],
+          streetAddress: { hy: contact.arm_address, en: contact.address, ru: contact.ru_address }[
+            lng
+          ],
           addressCountry: 'AM',
         },
         sameAs: ['https://facebook.com/erebuni', 'https://instagram.com/erebuni'],
@@ -124,8 +168,19 @@ describe('organization JSON-LD', () => {
 
   it('leaves out contact fields that have no value', async () => {
     backend = fakeBackend({ 'contact-us': json({ payload: {} }) })
-    const [organization] = jsonLdOf(await (await fetchPage(`${ORIGIN}/en/about`, backend.env())).text())
-    expect(Object.keys(organization!).sort()).toEqual(['@context', '@id', '@type', 'description', 'image', 'logo', 'name', 'url'])
+    const [organization] = jsonLdOf(
+      await (await fetchPage(`${ORIGIN}/en/about`, backend.env())).text()
+    )
+    expect(Object.keys(organization!).sort()).toEqual([
+      '@context',
+      '@id',
+      '@type',
+      'description',
+      'image',
+      'logo',
+      'name',
+      'url',
+    ])
   })
 
   it('is on error pages too, without contact data', async () => {
@@ -133,12 +188,18 @@ describe('organization JSON-LD', () => {
     const response = await fetchPage(`${ORIGIN}/en/nope`, backend.env())
     expect(response.status).toBe(404)
     const [organization] = jsonLdOf(await response.text())
-    expect(organization).toMatchObject({ '@type': 'GeneralContractor', url: `${ORIGIN}/en`, name: 'Erebuni Development' })
+    expect(organization).toMatchObject({
+      '@type': 'GeneralContractor',
+      url: `${ORIGIN}/en`,
+      name: 'Erebuni Development',
+    })
   })
 
   it('cannot be closed by a value from the backend', async () => {
     const hostile = '</script><script>alert(1)</script><!--'
-    backend = fakeBackend({ 'contact-us': json({ payload: { address: hostile, contactEmail: 'a&b@<x>.am' } }) })
+    backend = fakeBackend({
+      'contact-us': json({ payload: { address: hostile, contactEmail: 'a&b@<x>.am' } }),
+    })
     const html = await (await fetchPage(`${ORIGIN}/en`, backend.env())).text()
     const block = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!
     expect(block).not.toMatch(/[<>]/)

@@ -78,7 +78,9 @@ describe('hostile paths', () => {
   ])('%s redirects on this site, to %s, never to another host', async (from, to) => {
     backend = fakeBackend()
     // Absolute, or new URL() would read '//evil.example/' as another host before the worker does.
-    const response = await fetchPage(`http://localhost${from}`, backend.env(), { redirect: 'manual' })
+    const response = await fetchPage(`http://localhost${from}`, backend.env(), {
+      redirect: 'manual',
+    })
     expect(response.status).toBe(301)
     const location = response.headers.get('Location')!
     expect(location).toBe(to)
@@ -107,7 +109,14 @@ describe('document head', () => {
   it('carries title, description, keywords, image, canonical, alternates, icons, robots, theme and card', async () => {
     backend = fakeBackend({
       'page-meta-data': json({
-        payload: { title: 'T', ru_title: 'Заголовок', description: 'D', ru_description: 'Описание', ru_keywords: 'дом, Ереван', image: '/images/og.jpg' },
+        payload: {
+          title: 'T',
+          ru_title: 'Заголовок',
+          description: 'D',
+          ru_description: 'Описание',
+          ru_keywords: 'дом, Ереван',
+          image: '/images/og.jpg',
+        },
       }),
     })
     const html = await (await fetchPage('/ru/about?utm=1', backend.env())).text()
@@ -119,9 +128,13 @@ describe('document head', () => {
     expect(html).toContain('<link rel="alternate" hrefLang="hy" href="http://localhost/about"/>')
     expect(html).toContain('<link rel="alternate" hrefLang="en" href="http://localhost/en/about"/>')
     expect(html).toContain('<link rel="alternate" hrefLang="ru" href="http://localhost/ru/about"/>')
-    expect(html).toContain('<link rel="alternate" hrefLang="x-default" href="http://localhost/about"/>')
+    expect(html).toContain(
+      '<link rel="alternate" hrefLang="x-default" href="http://localhost/about"/>'
+    )
     expect(html).toMatch(/<link rel="icon"[^>]*href="\/logo-white.png"/)
-    expect(html).toContain('content="index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1"')
+    expect(html).toContain(
+      'content="index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1"'
+    )
     expect(html).toContain('<meta name="theme-color" content="#ffffff"/>')
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>')
   })
@@ -146,7 +159,10 @@ describe('a failing backend with nothing cached', () => {
     ['is slower than the time-out', { 'get-home-page': 'hang' as const }],
     ['answers malformed JSON', { 'contact-us': text('{"payload": ') }],
     ['answers the wrong shape', { 'page-meta-data': json({ payload: 'nope' }) }],
-    ['cannot be reached', { 'navbar-data': () => Promise.reject(new TypeError('connection refused')) }],
+    [
+      'cannot be reached',
+      { 'navbar-data': () => Promise.reject(new TypeError('connection refused')) },
+    ],
   ])('renders the generic error view with 503 when the backend %s', async (_, answers) => {
     backend = fakeBackend(answers)
     const response = await fetchPage('/en', backend.env())
@@ -178,7 +194,11 @@ describe('payload cache through the site', () => {
     const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
     await env.CONTENT_CACHE.put(
       key,
-      JSON.stringify({ storedAt: Date.now() - 3_600_000, hash: 'old', payload: { firstBanner: { titleBanner: 'Old title' } } }),
+      JSON.stringify({
+        storedAt: Date.now() - 3_600_000,
+        hash: 'old',
+        payload: { firstBanner: { titleBanner: 'Old title' } },
+      })
     )
     // Read as by an isolate that has not read this key within the last second.
     forgetKnownStamps()
@@ -193,15 +213,23 @@ describe('payload cache through the site', () => {
     backend = fakeBackend()
     await fetchPage('/en/about', backend.env(noPageCache))
     const key = `payload:v2:${backend.origin}:erebuni:get-about-page`
-    const current = await env.CONTENT_CACHE.get<{ storedAt: number; hash: string; payload: Record<string, unknown> }>(key, 'json')
+    const current = await env.CONTENT_CACHE.get<{
+      storedAt: number
+      hash: string
+      payload: Record<string, unknown>
+    }>(key, 'json')
     await env.CONTENT_CACHE.put(
       key,
       JSON.stringify({
         ...current,
         hash: 'stored-by-an-older-release',
         schema: 'payload-schema-0',
-        payload: { ...current!.payload, description: '<p>Older <strong>release</strong><script>alert(1)</script><img src=x onerror=alert(1)></p>' },
-      }),
+        payload: {
+          ...current!.payload,
+          description:
+            '<p>Older <strong>release</strong><script>alert(1)</script><img src=x onerror=alert(1)></p>',
+        },
+      })
     )
     forgetKnownStamps()
     const html = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
@@ -218,7 +246,10 @@ describe('payload cache through the site', () => {
     for (const failure of [json({ message: 'down' }, 500), 'hang' as const, text('garbage')]) {
       const endpoints = ['get-enterprises-page', 'navbar-data', 'contact-us', 'page-meta-data']
       backend = fakeBackend(Object.fromEntries(endpoints.map((name) => [name, failure])), origin)
-      const response = await fetchPage('/en/enterprises', backend.env({ ...noPageCache, CONTENT_TTL: '0' }))
+      const response = await fetchPage(
+        '/en/enterprises',
+        backend.env({ ...noPageCache, CONTENT_TTL: '0' })
+      )
       expect(response.status).toBe(200)
       expect(await response.text()).toContain('Enterprises')
       expect(backend.callsTo('get-enterprises-page')).toHaveLength(1)

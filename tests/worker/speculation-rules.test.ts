@@ -6,7 +6,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PAGE_PATHS, PAGE_PATTERNS } from '../../src/routes/pages'
-import { SPECULATION_RULES_PATH, SPECULATION_RULES_TYPE, speculationRulesFor } from '../../src/middleware/speculation-rules'
+import {
+  SPECULATION_RULES_PATH,
+  SPECULATION_RULES_TYPE,
+  speculationRulesFor,
+} from '../../src/middleware/speculation-rules'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { fakeBackend } from './support/fake-backend'
 import { fetchPage } from './support/worker'
@@ -29,7 +33,9 @@ function prerenders(rules: RuleSet, href: string): boolean {
   const [rule] = rules.prerender
   const [matches] = rule!.where.and
   const url = new URL(href, ORIGIN)
-  return matches!.href_matches!.some((init) => new URLPattern({ ...init, baseURL: `${ORIGIN}${SPECULATION_RULES_PATH}` }).test(url))
+  return matches!.href_matches!.some((init) =>
+    new URLPattern({ ...init, baseURL: `${ORIGIN}${SPECULATION_RULES_PATH}` }).test(url)
+  )
 }
 
 describe('speculation rules', () => {
@@ -39,16 +45,23 @@ describe('speculation rules', () => {
       for (const expected of ['miss', 'hit']) {
         const response = await fetchPage(address, backend.env())
         expect(response.headers.get('X-Page-Cache'), address).toBe(expected)
-        expect(response.headers.get('Speculation-Rules'), address).toBe(`"${SPECULATION_RULES_PATH}"`)
+        expect(response.headers.get('Speculation-Rules'), address).toBe(
+          `"${SPECULATION_RULES_PATH}"`
+        )
       }
     }
   })
 
   it('names it on error pages too, and never on what is not HTML', async () => {
     backend = fakeBackend()
-    expect((await fetchPage('/en/no-such-page', backend.env())).headers.get('Speculation-Rules')).toBe(`"${SPECULATION_RULES_PATH}"`)
+    expect(
+      (await fetchPage('/en/no-such-page', backend.env())).headers.get('Speculation-Rules')
+    ).toBe(`"${SPECULATION_RULES_PATH}"`)
     for (const path of ['/sitemap.xml', '/robots.txt', SPECULATION_RULES_PATH]) {
-      expect((await fetchPage(path, backend.env())).headers.get('Speculation-Rules'), path).toBeNull()
+      expect(
+        (await fetchPage(path, backend.env())).headers.get('Speculation-Rules'),
+        path
+      ).toBeNull()
     }
   })
 
@@ -61,10 +74,12 @@ describe('speculation rules', () => {
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
     const rules = (await response.json()) as RuleSet
     expect(rules).toEqual(speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS))
-    expect(rules.prerender).toEqual([expect.objectContaining({ source: 'document', eagerness: 'eager' })])
+    expect(rules.prerender).toEqual([
+      expect.objectContaining({ source: 'document', eagerness: 'eager' }),
+    ])
   })
 
-  it("prerenders links to every page in every language, with or without a fragment", () => {
+  it('prerenders links to every page in every language, with or without a fragment', () => {
     const rules = speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS)
     for (const address of PAGE_ADDRESSES) {
       expect(prerenders(rules, address), address).toBe(true)
@@ -111,7 +126,9 @@ describe('speculation rules', () => {
 
   it('leaves out links marked for download, a new tab or nofollow', () => {
     const [rule] = speculationRulesFor(PAGE_PATHS, PAGE_PATTERNS).prerender
-    expect(rule!.where.and[1]).toEqual({ not: { selector_matches: '[download], [target=_blank], [rel~=nofollow]' } })
+    expect(rule!.where.and[1]).toEqual({
+      not: { selector_matches: '[download], [target=_blank], [rel~=nofollow]' },
+    })
   })
 
   it('answers a prerender request of a visited page from the page cache: no render, no backend call', async () => {

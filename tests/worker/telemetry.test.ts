@@ -17,11 +17,17 @@ const ORIGIN = 'https://www.erebuni.example'
 
 function fakeDataset() {
   const points: AnalyticsEngineDataPoint[] = []
-  const dataset: AnalyticsEngineDataset = { writeDataPoint: (point) => void points.push(point ?? {}) }
+  const dataset: AnalyticsEngineDataset = {
+    writeDataPoint: (point) => void points.push(point ?? {}),
+  }
   return { points, dataset }
 }
 
-type PostOptions = { headers?: Record<string, string>; bindings?: Partial<Bindings>; body?: BodyInit }
+type PostOptions = {
+  headers?: Record<string, string>
+  bindings?: Partial<Bindings>
+  body?: BodyInit
+}
 
 let clients = 0
 /** A client address of its own, so that tests never share a rate-limit budget unless they mean to. */
@@ -35,10 +41,19 @@ async function post(path: string, beacon: unknown, { headers, bindings, body }: 
   const ctx = createExecutionContext()
   const request = new Request(`${ORIGIN}${path}`, {
     method: 'POST',
-    headers: Object.entries({ 'Content-Type': 'text/plain;charset=UTF-8', Origin: ORIGIN, 'CF-Connecting-IP': newClient(), ...headers }).filter(([, value]) => value !== ''),
+    headers: Object.entries({
+      'Content-Type': 'text/plain;charset=UTF-8',
+      Origin: ORIGIN,
+      'CF-Connecting-IP': newClient(),
+      ...headers,
+    }).filter(([, value]) => value !== ''),
     body: body ?? JSON.stringify(beacon),
   })
-  const response = await worker.fetch(request, { ...(env as unknown as Bindings), ...bindings }, ctx)
+  const response = await worker.fetch(
+    request,
+    { ...(env as unknown as Bindings), ...bindings },
+    ctx
+  )
   await waitOnExecutionContext(ctx)
   return response
 }
@@ -47,14 +62,27 @@ const vitals: VitalsBeacon = {
   page: '/ru/about',
   metrics: [
     { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1', navigationType: 'navigate' },
-    { name: 'CLS', value: 0.12, rating: 'needs-improvement', id: 'v5-2', navigationType: 'navigate' },
+    {
+      name: 'CLS',
+      value: 0.12,
+      rating: 'needs-improvement',
+      id: 'v5-2',
+      navigationType: 'navigate',
+    },
   ],
 }
 
 const clientErrors: ClientErrorsBeacon = {
   page: '/en/contact-us',
   errors: [
-    { kind: 'error', message: 'TypeError: x is undefined', source: `${ORIGIN}/assets/main.js`, line: 1, column: 420, stack: 'at f (main.js:1:420)' },
+    {
+      kind: 'error',
+      message: 'TypeError: x is undefined',
+      source: `${ORIGIN}/assets/main.js`,
+      line: 1,
+      column: 420,
+      stack: 'at f (main.js:1:420)',
+    },
     { kind: 'unhandledrejection', message: 'Failed to fetch' },
   ],
 }
@@ -66,8 +94,16 @@ describe('POST /api/vitals', () => {
     expect(response.status).toBe(204)
     expect(response.headers.get('Cache-Control')).toBe('no-store')
     expect(points).toEqual([
-      { indexes: ['LCP'], blobs: ['vital', 'LCP', 'good', '/about', 'ru', 'navigate', ''], doubles: [1234.5] },
-      { indexes: ['CLS'], blobs: ['vital', 'CLS', 'needs-improvement', '/about', 'ru', 'navigate', ''], doubles: [0.12] },
+      {
+        indexes: ['LCP'],
+        blobs: ['vital', 'LCP', 'good', '/about', 'ru', 'navigate', ''],
+        doubles: [1234.5],
+      },
+      {
+        indexes: ['CLS'],
+        blobs: ['vital', 'CLS', 'needs-improvement', '/about', 'ru', 'navigate', ''],
+        doubles: [0.12],
+      },
     ])
   })
 
@@ -76,14 +112,26 @@ describe('POST /api/vitals', () => {
     const beacon = { page: '/', metrics: [{ name: 'TTFB', value: 80, rating: 'good', id: 'a' }] }
     const response = await post('/api/vitals', beacon, { bindings: { VITALS: undefined } })
     expect(response.status).toBe(204)
-    expect(log).toHaveBeenCalledWith(`telemetry ${JSON.stringify({ indexes: ['TTFB'], blobs: ['vital', 'TTFB', 'good', '/', 'hy', '', ''], doubles: [80] })}`)
+    expect(log).toHaveBeenCalledWith(
+      `telemetry ${JSON.stringify({ indexes: ['TTFB'], blobs: ['vital', 'TTFB', 'good', '/', 'hy', '', ''], doubles: [80] })}`
+    )
   })
 
   it('accepts a beacon sent as application/json, or without Origin from the same site', async () => {
     const { points, dataset } = fakeDataset()
     const bindings = { VITALS: dataset }
-    expect((await post('/api/vitals', vitals, { bindings, headers: { 'Content-Type': 'application/json' } })).status).toBe(204)
-    const noOrigin = await post('/api/vitals', vitals, { bindings, headers: { Origin: '', 'Sec-Fetch-Site': 'same-origin' } })
+    expect(
+      (
+        await post('/api/vitals', vitals, {
+          bindings,
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status
+    ).toBe(204)
+    const noOrigin = await post('/api/vitals', vitals, {
+      bindings,
+      headers: { Origin: '', 'Sec-Fetch-Site': 'same-origin' },
+    })
     expect(noOrigin.status).toBe(204)
     expect(points).toHaveLength(4)
   })
@@ -104,17 +152,34 @@ describe('POST /api/vitals', () => {
     const big = { ...vitals, page: `/${'a'.repeat(5000)}` }
     expect((await post('/api/vitals', big, { bindings: { VITALS: dataset } })).status).toBe(413)
     const stream = new Blob([JSON.stringify(big)]).stream()
-    expect((await post('/api/vitals', null, { body: stream, bindings: { VITALS: dataset } })).status).toBe(413)
+    expect(
+      (await post('/api/vitals', null, { body: stream, bindings: { VITALS: dataset } })).status
+    ).toBe(413)
     expect(points).toHaveLength(0)
   })
 
   it.each([
     ['not JSON', '{"page":'],
-    ['an unknown metric', JSON.stringify({ page: '/', metrics: [{ name: 'FID', value: 1, rating: 'good', id: 'a' }] })],
-    ['a negative value', JSON.stringify({ page: '/', metrics: [{ name: 'LCP', value: -1, rating: 'good', id: 'a' }] })],
-    ['an unknown rating', JSON.stringify({ page: '/', metrics: [{ name: 'LCP', value: 1, rating: 'great', id: 'a' }] })],
+    [
+      'an unknown metric',
+      JSON.stringify({ page: '/', metrics: [{ name: 'FID', value: 1, rating: 'good', id: 'a' }] }),
+    ],
+    [
+      'a negative value',
+      JSON.stringify({ page: '/', metrics: [{ name: 'LCP', value: -1, rating: 'good', id: 'a' }] }),
+    ],
+    [
+      'an unknown rating',
+      JSON.stringify({ page: '/', metrics: [{ name: 'LCP', value: 1, rating: 'great', id: 'a' }] }),
+    ],
     ['no metrics', JSON.stringify({ page: '/', metrics: [] })],
-    ['too many metrics', JSON.stringify({ page: '/', metrics: Array(9).fill({ name: 'CLS', value: 0, rating: 'good', id: 'a' }) })],
+    [
+      'too many metrics',
+      JSON.stringify({
+        page: '/',
+        metrics: Array(9).fill({ name: 'CLS', value: 0, rating: 'good', id: 'a' }),
+      }),
+    ],
     ['a page that is not a path', JSON.stringify({ ...vitals, page: 'https://evil.example/' })],
   ])('refuses %s with 400', async (_, body) => {
     const { points, dataset } = fakeDataset()
@@ -127,26 +192,73 @@ describe('POST /api/vitals', () => {
 describe('POST /api/client-errors', () => {
   it('writes one data point per error', async () => {
     const { points, dataset } = fakeDataset()
-    const response = await post('/api/client-errors', clientErrors, { bindings: { VITALS: dataset } })
+    const response = await post('/api/client-errors', clientErrors, {
+      bindings: { VITALS: dataset },
+    })
     expect(response.status).toBe(204)
     expect(points).toEqual([
       {
         indexes: ['client-error'],
-        blobs: ['client-error', 'error', 'TypeError: x is undefined', `${ORIGIN}/assets/main.js`, '/contact-us', 'en', 'at f (main.js:1:420)', ''],
+        blobs: [
+          'client-error',
+          'error',
+          'TypeError: x is undefined',
+          `${ORIGIN}/assets/main.js`,
+          '/contact-us',
+          'en',
+          'at f (main.js:1:420)',
+          '',
+        ],
         doubles: [1, 420],
       },
-      { indexes: ['client-error'], blobs: ['client-error', 'unhandledrejection', 'Failed to fetch', '', '/contact-us', 'en', '', ''], doubles: [0, 0] },
+      {
+        indexes: ['client-error'],
+        blobs: [
+          'client-error',
+          'unhandledrejection',
+          'Failed to fetch',
+          '',
+          '/contact-us',
+          'en',
+          '',
+          '',
+        ],
+        doubles: [0, 0],
+      },
     ])
   })
 
   it('refuses a cross-site report and a malformed one', async () => {
     const { points, dataset } = fakeDataset()
     const bindings = { VITALS: dataset }
-    expect((await post('/api/client-errors', clientErrors, { bindings, headers: { Origin: 'https://evil.example' } })).status).toBe(403)
+    expect(
+      (
+        await post('/api/client-errors', clientErrors, {
+          bindings,
+          headers: { Origin: 'https://evil.example' },
+        })
+      ).status
+    ).toBe(403)
     const tooMany = { page: '/', errors: Array(6).fill({ kind: 'error', message: 'x' }) }
     expect((await post('/api/client-errors', tooMany, { bindings })).status).toBe(400)
-    expect((await post('/api/client-errors', { page: '/', errors: [{ kind: 'warning', message: 'x' }] }, { bindings })).status).toBe(400)
-    expect((await post('/api/client-errors', { page: '/', errors: [{ kind: 'error', message: 'x'.repeat(301) }] }, { bindings })).status).toBe(400)
+    expect(
+      (
+        await post(
+          '/api/client-errors',
+          { page: '/', errors: [{ kind: 'warning', message: 'x' }] },
+          { bindings }
+        )
+      ).status
+    ).toBe(400)
+    expect(
+      (
+        await post(
+          '/api/client-errors',
+          { page: '/', errors: [{ kind: 'error', message: 'x'.repeat(301) }] },
+          { bindings }
+        )
+      ).status
+    ).toBe(400)
     expect(points).toHaveLength(0)
   })
 })
@@ -154,7 +266,12 @@ describe('POST /api/client-errors', () => {
 /** A limiter that allows the first `allowed` beacons and refuses the rest, recording every key it was asked about. */
 function countingLimiter(allowed: number) {
   const keys: string[] = []
-  const binding = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length <= allowed }) } as unknown as RateLimit
+  const binding = {
+    limit: async ({ key }: { key: string }) => (
+      keys.push(key),
+      { success: keys.length <= allowed }
+    ),
+  } as unknown as RateLimit
   return { keys, binding }
 }
 
@@ -166,7 +283,11 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     const headers = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
     for (let i = 0; i < 10; i++) {
-      const response = await post(i % 2 ? '/api/client-errors' : '/api/vitals', i % 2 ? clientErrors : vitals, { headers, bindings })
+      const response = await post(
+        i % 2 ? '/api/client-errors' : '/api/vitals',
+        i % 2 ? clientErrors : vitals,
+        { headers, bindings }
+      )
       statuses.push(response.status)
       if (response.status === 429) {
         expect(response.headers.get('Retry-After')).toBe('60')
@@ -177,14 +298,21 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     expect(points).toHaveLength(3 * 2)
     expect(new Set(limiter.keys)).toEqual(new Set(['telemetry:203.0.113.9']))
     // Past the limit even a body that is not JSON, or one over 4 KB, is refused as a flood, unread.
-    expect((await post('/api/vitals', null, { body: '{"page":', headers, bindings })).status).toBe(429)
-    expect((await post('/api/vitals', null, { body: 'x'.repeat(10_000), headers, bindings })).status).toBe(429)
+    expect((await post('/api/vitals', null, { body: '{"page":', headers, bindings })).status).toBe(
+      429
+    )
+    expect(
+      (await post('/api/vitals', null, { body: 'x'.repeat(10_000), headers, bindings })).status
+    ).toBe(429)
     expect(points).toHaveLength(3 * 2)
   })
 
   it('refuses a cross-site beacon before it counts against the client', async () => {
     const limiter = countingLimiter(100)
-    const response = await post('/api/vitals', vitals, { headers: { Origin: 'https://evil.example' }, bindings: { TELEMETRY_RATE_LIMITER: limiter.binding } })
+    const response = await post('/api/vitals', vitals, {
+      headers: { Origin: 'https://evil.example' },
+      bindings: { TELEMETRY_RATE_LIMITER: limiter.binding },
+    })
     expect(response.status).toBe(403)
     expect(limiter.keys).toEqual([])
   })
@@ -193,7 +321,10 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     const { points, dataset } = fakeDataset()
     const headers = { 'CF-Connecting-IP': '203.0.113.66' }
     const statuses: number[] = []
-    for (let i = 0; i < 150; i++) statuses.push((await post('/api/vitals', vitals, { headers, bindings: { VITALS: dataset } })).status)
+    for (let i = 0; i < 150; i++)
+      statuses.push(
+        (await post('/api/vitals', vitals, { headers, bindings: { VITALS: dataset } })).status
+      )
     const accepted = statuses.filter((status) => status === 204).length
     const refused = statuses.filter((status) => status === 429).length
     expect(accepted + refused).toBe(150)
@@ -211,9 +342,34 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     const visitor = { 'CF-Connecting-IP': '2001:db8::7' }
     const statuses: number[] = []
     for (let view = 0; view < 10; view++) {
-      statuses.push((await post('/api/vitals', { page: '/en/about', metrics: [vitals.metrics[0]!] }, { headers: visitor, bindings })).status)
-      statuses.push((await post('/api/vitals', { page: '/en/about', metrics: [vitals.metrics[1]!] }, { headers: visitor, bindings })).status)
-      if (view % 2 === 0) statuses.push((await post('/api/client-errors', { page: '/en', errors: [clientErrors.errors[1]!] }, { headers: visitor, bindings })).status)
+      statuses.push(
+        (
+          await post(
+            '/api/vitals',
+            { page: '/en/about', metrics: [vitals.metrics[0]!] },
+            { headers: visitor, bindings }
+          )
+        ).status
+      )
+      statuses.push(
+        (
+          await post(
+            '/api/vitals',
+            { page: '/en/about', metrics: [vitals.metrics[1]!] },
+            { headers: visitor, bindings }
+          )
+        ).status
+      )
+      if (view % 2 === 0)
+        statuses.push(
+          (
+            await post(
+              '/api/client-errors',
+              { page: '/en', errors: [clientErrors.errors[1]!] },
+              { headers: visitor, bindings }
+            )
+          ).status
+        )
     }
     expect(statuses).toEqual(Array(25).fill(204))
   })
@@ -222,10 +378,24 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     const { points, dataset } = fakeDataset()
     const bindings = { VITALS: dataset }
     const metric = vitals.metrics[0]!
-    expect((await post('/api/vitals', { page: '/', metrics: Array(8).fill(metric) }, { bindings })).status).toBe(204)
+    expect(
+      (await post('/api/vitals', { page: '/', metrics: Array(8).fill(metric) }, { bindings }))
+        .status
+    ).toBe(204)
     expect(points).toHaveLength(8)
-    expect((await post('/api/vitals', { page: '/', metrics: Array(9).fill(metric) }, { bindings })).status).toBe(400)
-    expect((await post('/api/client-errors', { page: '/', errors: Array(5).fill(clientErrors.errors[1]) }, { bindings })).status).toBe(204)
+    expect(
+      (await post('/api/vitals', { page: '/', metrics: Array(9).fill(metric) }, { bindings }))
+        .status
+    ).toBe(400)
+    expect(
+      (
+        await post(
+          '/api/client-errors',
+          { page: '/', errors: Array(5).fill(clientErrors.errors[1]) },
+          { bindings }
+        )
+      ).status
+    ).toBe(204)
     expect(points).toHaveLength(8 + 5)
   })
 })

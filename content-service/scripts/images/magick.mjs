@@ -8,12 +8,16 @@ let binary
 
 /** The ImageMagick binary: $IMAGEMAGICK, `magick` (v7) or a `convert` that really is ImageMagick. */
 function findMagick() {
-  const candidates = [process.env.IMAGEMAGICK, 'magick', '/usr/bin/convert', 'convert'].filter(Boolean)
+  const candidates = [process.env.IMAGEMAGICK, 'magick', '/usr/bin/convert', 'convert'].filter(
+    Boolean
+  )
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ['-version'], { encoding: 'utf8' })
     if (probe.status === 0 && probe.stdout.includes('ImageMagick')) return candidate
   }
-  throw new Error('ImageMagick not found: apt-get install -y imagemagick, or set IMAGEMAGICK=/path/to/convert')
+  throw new Error(
+    'ImageMagick not found: apt-get install -y imagemagick, or set IMAGEMAGICK=/path/to/convert'
+  )
 }
 
 /** Runs ImageMagick with the given arguments; throws with its stderr on failure. */

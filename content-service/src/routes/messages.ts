@@ -29,16 +29,29 @@ messages.post('/messages', async (c) => {
     return errorResponse(c, 400, 'The request body must be JSON: {"name", "email", "comments"}')
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return errorResponse(c, 400, 'The request body must be a JSON object: {"name", "email", "comments"}')
+    return errorResponse(
+      c,
+      400,
+      'The request body must be a JSON object: {"name", "email", "comments"}'
+    )
   }
   const parsed = MessageSchema.safeParse(body)
   if (!parsed.success) {
     const fields = body as Record<string, unknown>
-    const allEmpty = ['name', 'email', 'comments'].every((key) => typeof fields[key] !== 'string' || fields[key].trim() === '')
-    return errorResponse(c, 400, allEmpty ? 'Please fill out all fields' : (parsed.error.issues[0]?.message ?? 'Invalid message'))
+    const allEmpty = ['name', 'email', 'comments'].every(
+      (key) => typeof fields[key] !== 'string' || fields[key].trim() === ''
+    )
+    return errorResponse(
+      c,
+      400,
+      allEmpty
+        ? 'Please fill out all fields'
+        : (parsed.error.issues[0]?.message ?? 'Invalid message')
+    )
   }
   const outcome = await insertMessage(c.env.CONTENT_DB, parsed.data, idempotencyKey)
-  if (outcome.kind === 'conflict') return errorResponse(c, 422, 'This Idempotency-Key was already used for a different message')
+  if (outcome.kind === 'conflict')
+    return errorResponse(c, 422, 'This Idempotency-Key was already used for a different message')
   if (outcome.kind === 'replayed') c.header('Idempotent-Replayed', 'true')
   return payloadResponse(c, { id: outcome.id })
 })

@@ -20,7 +20,8 @@ const PAGE_CALLS: Record<string, PageSlug> = {
 for (const [call, slug] of Object.entries(PAGE_CALLS)) {
   pages.get(`/${call}`, async (c) => {
     const payload = await getPage(c.env.CONTENT_DB, slug)
-    if (payload === null) return errorResponse(c, 404, `No content for "${slug}" yet: run npm run content:seed`)
+    if (payload === null)
+      return errorResponse(c, 404, `No content for "${slug}" yet: run npm run content:seed`)
     return payloadResponse(c, payload)
   })
 }
@@ -29,7 +30,8 @@ for (const [call, slug] of Object.entries(PAGE_CALLS)) {
 // service holds one site.
 pages.get('/page-meta-data', async (c) => {
   const raw = c.req.query('page')
-  if (raw === undefined || raw.trim() === '') return errorResponse(c, 400, 'Query parameter "page" is required, e.g. page=/about')
+  if (raw === undefined || raw.trim() === '')
+    return errorResponse(c, 400, 'Query parameter "page" is required, e.g. page=/about')
   const page = normalizePageKey(raw)
   const payload = await getPageMeta(c.env.CONTENT_DB, page)
   if (payload === null) return errorResponse(c, 404, `No meta data for page "${page}"`)

@@ -33,7 +33,10 @@ const GRAIN_TABLE_LENGTH = 1_048_573
 /** The photo's file path, generated first if this machine has not made it yet. */
 export async function cameraPhotoPath(name, options = {}) {
   const { width = 4000, height = 3000, noise = 16, quality = 88, format = 'jpeg' } = options
-  const file = path.join(PHOTO_DIR, `${VERSION}-${safeName(name)}-${width}x${height}-n${noise}-q${quality}.${format === 'png' ? 'png' : 'jpg'}`)
+  const file = path.join(
+    PHOTO_DIR,
+    `${VERSION}-${safeName(name)}-${width}x${height}-n${noise}-q${quality}.${format === 'png' ? 'png' : 'jpg'}`
+  )
   if (existsSync(file)) return file
   mkdirSync(PHOTO_DIR, { recursive: true })
   const bytes = await renderPhoto(name, { width, height, noise, quality, format })
@@ -51,7 +54,10 @@ export async function cameraPhoto(name, options = {}) {
 async function renderPhoto(name, { width, height, noise, quality, format }) {
   const random = seededRandom(name)
   const scene = Buffer.from(sceneSvg(width, height, random))
-  const { data, info } = await sharp(scene, { limitInputPixels: false }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp(scene, { limitInputPixels: false })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   // Grain from a table of a prime length, drawn once per photo: as irregular as drawing each
   // pixel's own (no pattern lines up with rows), at a fraction of the time.
   const grain = new Int16Array(GRAIN_TABLE_LENGTH)
@@ -60,8 +66,12 @@ async function renderPhoto(name, { width, height, noise, quality, format }) {
     const value = data[i] + grain[g]
     data[i] = value < 0 ? 0 : value > 255 ? 255 : value
   }
-  const image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-  return format === 'png' ? image.png({ compressionLevel: 6 }).toBuffer() : image.jpeg({ quality, chromaSubsampling: '4:4:4' }).toBuffer()
+  const image = sharp(data, {
+    raw: { width: info.width, height: info.height, channels: info.channels },
+  })
+  return format === 'png'
+    ? image.png({ compressionLevel: 6 }).toBuffer()
+    : image.jpeg({ quality, chromaSubsampling: '4:4:4' }).toBuffer()
 }
 
 /** Sky and ground gradients, a sun, a skyline of buildings with windows: colour and edges to encode. */
@@ -69,16 +79,23 @@ function sceneSvg(width, height, random) {
   const hue = Math.floor(random() * 360)
   const horizon = height * (0.55 + random() * 0.15)
   const shapes = []
-  shapes.push(`<circle cx="${random() * width}" cy="${horizon * (0.2 + random() * 0.4)}" r="${height * (0.05 + random() * 0.08)}" fill="hsl(${(hue + 40) % 360},90%,75%)"/>`)
+  shapes.push(
+    `<circle cx="${random() * width}" cy="${horizon * (0.2 + random() * 0.4)}" r="${height * (0.05 + random() * 0.08)}" fill="hsl(${(hue + 40) % 360},90%,75%)"/>`
+  )
   let x = -random() * 200
   while (x < width) {
     const w = width * (0.04 + random() * 0.09)
     const h = horizon * (0.15 + random() * 0.6)
     const top = horizon - h
-    shapes.push(`<rect x="${x}" y="${top}" width="${w}" height="${h + 4}" fill="hsl(${(hue + 180 + random() * 60) % 360},${20 + random() * 40}%,${25 + random() * 40}%)"/>`)
+    shapes.push(
+      `<rect x="${x}" y="${top}" width="${w}" height="${h + 4}" fill="hsl(${(hue + 180 + random() * 60) % 360},${20 + random() * 40}%,${25 + random() * 40}%)"/>`
+    )
     for (let wy = top + 20; wy < horizon - 30; wy += 40 + random() * 20) {
       for (let wx = x + 12; wx < x + w - 24; wx += 30 + random() * 10) {
-        if (random() < 0.6) shapes.push(`<rect x="${wx}" y="${wy}" width="14" height="20" fill="hsl(${(hue + 50) % 360},70%,${50 + random() * 40}%)"/>`)
+        if (random() < 0.6)
+          shapes.push(
+            `<rect x="${wx}" y="${wy}" width="14" height="20" fill="hsl(${(hue + 50) % 360},70%,${50 + random() * 40}%)"/>`
+          )
       }
     }
     x += w + random() * 30

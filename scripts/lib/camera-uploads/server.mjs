@@ -54,7 +54,11 @@ export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) 
     const url = new URL(request.url ?? '/', 'http://camera.local')
     const photo = photos.get(url.pathname)
     if (photo && (request.method === 'GET' || request.method === 'HEAD')) {
-      response.writeHead(200, { 'Content-Type': photo.type, 'Content-Length': photo.bytes, 'Cache-Control': 'public, max-age=31536000' })
+      response.writeHead(200, {
+        'Content-Type': photo.type,
+        'Content-Length': photo.bytes,
+        'Cache-Control': 'public, max-age=31536000',
+      })
       if (request.method === 'HEAD') return response.end()
       return createReadStream(photo.file).pipe(response)
     }
@@ -64,12 +68,18 @@ export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) 
       request.resume()
       return request.on('end', () => json(response, 200, { message: 'Message received' }))
     }
-    if (request.method !== 'GET') return json(response, 405, { message: `${request.method} is not served` })
-    if (call in PAGE_CALLS) return json(response, 200, { payload: withUploads(seed.pages[PAGE_CALLS[call]], uploads, origin) })
+    if (request.method !== 'GET')
+      return json(response, 405, { message: `${request.method} is not served` })
+    if (call in PAGE_CALLS)
+      return json(response, 200, {
+        payload: withUploads(seed.pages[PAGE_CALLS[call]], uploads, origin),
+      })
     if (call === 'page-meta-data') {
       const page = url.searchParams.get('page') ?? ''
       const meta = seed.pageMeta[page]
-      return meta ? json(response, 200, { payload: withUploads(meta, uploads, origin) }) : json(response, 404, { message: `No meta data for page "${page}"` })
+      return meta
+        ? json(response, 200, { payload: withUploads(meta, uploads, origin) })
+        : json(response, 404, { message: `No meta data for page "${page}"` })
     }
     return json(response, 404, { message: `Not found: ${url.pathname}` })
   })
@@ -83,10 +93,11 @@ export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) 
   return {
     origin,
     photos,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -95,7 +106,10 @@ function uploadNames(seed) {
   const names = new Map()
   visit(seed, '', (value) => {
     const extension = path.extname(value).toLowerCase() === '.png' ? 'png' : 'jpg'
-    const stem = value.replace(/^\/images\//, '').replace(/\.[a-z]+$/i, '').replace(/[^a-z0-9]+/gi, '-')
+    const stem = value
+      .replace(/^\/images\//, '')
+      .replace(/\.[a-z]+$/i, '')
+      .replace(/[^a-z0-9]+/gi, '-')
     names.set(value, `/uploads/${stem}.${extension}`)
   })
   return names
@@ -109,9 +123,22 @@ async function generatePhotos(uploads) {
     for (let upload = queue.shift(); upload; upload = queue.shift()) {
       const png = upload.endsWith('.png')
       const portrait = upload.startsWith('/uploads/founders-')
-      const size = png ? { width: 1600, height: 1600, noise: 6 } : portrait ? { width: 3000, height: 4000 } : { width: 4000, height: 3000 }
-      const file = await cameraPhotoPath(upload.slice('/uploads/'.length), { ...size, format: png ? 'png' : 'jpeg' })
-        photos.set(upload, { file, bytes: statSync(file).size, width: size.width, height: size.height, type: png ? 'image/png' : 'image/jpeg' })
+      const size = png
+        ? { width: 1600, height: 1600, noise: 6 }
+        : portrait
+          ? { width: 3000, height: 4000 }
+          : { width: 4000, height: 3000 }
+      const file = await cameraPhotoPath(upload.slice('/uploads/'.length), {
+        ...size,
+        format: png ? 'png' : 'jpeg',
+      })
+      photos.set(upload, {
+        file,
+        bytes: statSync(file).size,
+        width: size.width,
+        height: size.height,
+        type: png ? 'image/png' : 'image/jpeg',
+      })
     }
   }
   await Promise.all([worker(), worker()])
@@ -121,7 +148,9 @@ async function generatePhotos(uploads) {
 /** A copy of `payload` with each image address replaced by its upload's absolute address. */
 function withUploads(payload, uploads, origin) {
   return JSON.parse(JSON.stringify(payload), function (key, value) {
-    return typeof value === 'string' && IMAGE_FIELDS.has(key) && uploads.has(value) ? `${origin}${uploads.get(value)}` : value
+    return typeof value === 'string' && IMAGE_FIELDS.has(key) && uploads.has(value)
+      ? `${origin}${uploads.get(value)}`
+      : value
   })
 }
 
@@ -137,7 +166,10 @@ function visit(value, key, found) {
 
 function json(response, status, body) {
   const text = JSON.stringify(body)
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  })
   response.end(text)
 }
 
@@ -148,7 +180,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log('camera uploads: generating photos (once per machine)...')
   const backend = await startCameraBackend({ port })
   const total = [...backend.photos.values()].reduce((sum, photo) => sum + photo.bytes, 0)
-  console.log(`camera uploads: ${backend.photos.size} photos, ${(total / 1e6).toFixed(1)} MB, at ${backend.origin}`)
+  console.log(
+    `camera uploads: ${backend.photos.size} photos, ${(total / 1e6).toFixed(1)} MB, at ${backend.origin}`
+  )
   console.log(`run the site on it:  npx wrangler dev --var API_HOST:${backend.origin}`)
   const stop = () => backend.close().then(() => process.exit(0))
   process.on('SIGINT', stop)

@@ -27,16 +27,24 @@ export async function checkPageCaching(client, report, path) {
     const first = await client.request(path)
     const cacheControl = first.headers.get('Cache-Control') ?? '(none)'
     const edge = first.headers.get('Cloudflare-CDN-Cache-Control')
-    if (!isBehindCloudflare(first.headers)) return report.skip(name, `${NOT_BEHIND_CLOUDFLARE}; the page says Cache-Control: ${cacheControl}${edge ? `, Cloudflare-CDN-Cache-Control: ${edge}` : ''}`)
+    if (!isBehindCloudflare(first.headers))
+      return report.skip(
+        name,
+        `${NOT_BEHIND_CLOUDFLARE}; the page says Cache-Control: ${cacheControl}${edge ? `, Cloudflare-CDN-Cache-Control: ${edge}` : ''}`
+      )
     const seen = [frontCacheVerdict(first.headers).said]
     for (let attempt = 1; attempt <= CACHE_ATTEMPTS; attempt++) {
       await sleep(1_000)
       const again = await client.request(path)
       const verdict = frontCacheVerdict(again.headers)
       seen.push(verdict.said)
-      if (verdict.hit) return report.pass(name, `${seen.join(' -> ')}; Cache-Control: ${cacheControl}`)
+      if (verdict.hit)
+        return report.pass(name, `${seen.join(' -> ')}; Cache-Control: ${cacheControl}`)
     }
-    report.fail(name, `${seen.join(' -> ')}: never a hit, so every visit runs the worker; with Cache-Control: ${cacheControl} the cache in front stores nothing (Cloudflare-CDN-Cache-Control not honoured, or [cache] not enabled)`)
+    report.fail(
+      name,
+      `${seen.join(' -> ')}: never a hit, so every visit runs the worker; with Cache-Control: ${cacheControl} the cache in front stores nothing (Cloudflare-CDN-Cache-Control not honoured, or [cache] not enabled)`
+    )
   })
 }
 
@@ -52,7 +60,11 @@ export async function checkRevalidation(client, report, path, page) {
     const etag = page.headers.get('ETag')
     if (!etag) return report.fail(name, 'the page has no ETag')
     const answer = await client.request(path, { headers: { 'If-None-Match': etag } })
-    report.expect(answer.status === 304 && answer.bytes.length === 0, name, `If-None-Match ${etag} -> ${answer.status}${answer.bytes.length ? `, ${answer.bytes.length} bytes` : ', no body'}`)
+    report.expect(
+      answer.status === 304 && answer.bytes.length === 0,
+      name,
+      `If-None-Match ${etag} -> ${answer.status}${answer.bytes.length ? `, ${answer.bytes.length} bytes` : ', no body'}`
+    )
   })
 }
 
@@ -64,24 +76,35 @@ export async function checkRevalidation(client, report, path, page) {
  */
 export async function checkImageRendition(client, report, path, html) {
   const source = pageImageAddress(html)
-  if (!source) return report.fail('image rendition', `${path} has no <img> with an address on the site`)
+  if (!source)
+    return report.fail('image rendition', `${path} has no <img> with an address on the site`)
   const shown = source.length > 90 ? `${source.slice(0, 87)}...` : source
   await report.guard(`image rendition ${shown}`, async () => {
     const first = await client.request(source, { headers: { Accept: AVIF_ACCEPT } })
     const type = first.headers.get('Content-Type') ?? '(none)'
-    report.expect(first.status === 200 && type === 'image/avif', `image rendition as AVIF (${path}: ${shown})`, `${first.status} ${type}, ${first.bytes.length} bytes, Vary: ${first.headers.get('Vary') ?? '(none)'}`)
+    report.expect(
+      first.status === 200 && type === 'image/avif',
+      `image rendition as AVIF (${path}: ${shown})`,
+      `${first.status} ${type}, ${first.bytes.length} bytes, Vary: ${first.headers.get('Vary') ?? '(none)'}`
+    )
     checkSecurityHeaders(report, 'the image', first.headers)
     const second = await client.request(source, { headers: { Accept: AVIF_ACCEPT } })
     const own = second.headers.get('X-Image-Cache')
     const behind = isBehindCloudflare(second.headers)
     const front = behind ? `, ${frontCacheVerdict(second.headers).said}` : ''
-    report.expect(own === 'hit' || (behind && frontCacheVerdict(second.headers).hit), 'image rendition cached (second request)', `${second.status} ${second.headers.get('Content-Type')}${front}, the worker's rendition cache: ${own ?? '(not asked)'}`)
+    report.expect(
+      own === 'hit' || (behind && frontCacheVerdict(second.headers).hit),
+      'image rendition cached (second request)',
+      `${second.status} ${second.headers.get('Content-Type')}${front}, the worker's rendition cache: ${own ?? '(not asked)'}`
+    )
     const name = 'image served by the cache in front (second request)'
     if (!behind) return report.skip(name, NOT_BEHIND_CLOUDFLARE)
     let verdict = frontCacheVerdict(second.headers)
     for (let attempt = 1; !verdict.hit && attempt < CACHE_ATTEMPTS; attempt++) {
       await sleep(1_000)
-      verdict = frontCacheVerdict((await client.request(source, { headers: { Accept: AVIF_ACCEPT } })).headers)
+      verdict = frontCacheVerdict(
+        (await client.request(source, { headers: { Accept: AVIF_ACCEPT } })).headers
+      )
     }
     report.expect(verdict.hit, name, verdict.said)
   })

@@ -13,14 +13,30 @@ const CROSS_SITE = { Origin: 'https://smoke-check.invalid', 'Sec-Fetch-Site': 'c
  */
 export async function checkContactRefusesCrossSite(client, report) {
   const posts = [
-    { path: '/api/contact', type: 'application/json', body: JSON.stringify({ name: '', email: '', message: '' }) },
-    { path: '/en/contact-us', type: 'application/x-www-form-urlencoded', body: 'name=&email=&message=' },
+    {
+      path: '/api/contact',
+      type: 'application/json',
+      body: JSON.stringify({ name: '', email: '', message: '' }),
+    },
+    {
+      path: '/en/contact-us',
+      type: 'application/x-www-form-urlencoded',
+      body: 'name=&email=&message=',
+    },
   ]
   for (const post of posts) {
     const name = `contact refuses a cross-site post, POST ${post.path}`
     await report.guard(name, async () => {
-      const answer = await client.request(post.path, { method: 'POST', headers: { ...CROSS_SITE, 'Content-Type': post.type }, body: post.body })
-      report.expect(answer.status === 403, name, `${answer.status}${answer.status === 403 ? '' : ': the origin check let it through (its empty fields kept it from being sent)'}`)
+      const answer = await client.request(post.path, {
+        method: 'POST',
+        headers: { ...CROSS_SITE, 'Content-Type': post.type },
+        body: post.body,
+      })
+      report.expect(
+        answer.status === 403,
+        name,
+        `${answer.status}${answer.status === 403 ? '' : ': the origin check let it through (its empty fields kept it from being sent)'}`
+      )
     })
   }
 }

@@ -29,17 +29,33 @@ export function createClient(base, always = {}) {
      * @returns {Promise<Answer>}
      */
     async request(path, init = {}) {
-      if (sent >= REQUEST_BUDGET) throw new Error(`the smoke's budget of ${REQUEST_BUDGET} requests is spent`)
+      if (sent >= REQUEST_BUDGET)
+        throw new Error(`the smoke's budget of ${REQUEST_BUDGET} requests is spent`)
       sent += 1
       const url = new URL(path, base)
       if (url.origin !== new URL(base).origin) throw new Error(`${url} is not on ${base}`)
       const started = Date.now()
       const headers = new Headers(init.headers)
       for (const [name, value] of Object.entries(always)) headers.set(name, value)
-      const response = await fetch(url, { redirect: 'manual', ...init, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+      const response = await fetch(url, {
+        redirect: 'manual',
+        ...init,
+        headers,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      })
       const bytes = new Uint8Array(await response.arrayBuffer())
-      const text = /^(text\/|application\/(json|xml))/.test(response.headers.get('Content-Type') ?? '') ? new TextDecoder().decode(bytes) : ''
-      return { status: response.status, headers: response.headers, text, bytes, ms: Date.now() - started }
+      const text = /^(text\/|application\/(json|xml))/.test(
+        response.headers.get('Content-Type') ?? ''
+      )
+        ? new TextDecoder().decode(bytes)
+        : ''
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        bytes,
+        ms: Date.now() - started,
+      }
     },
   }
 }

@@ -18,7 +18,11 @@ const PERMANENT = new Set([301, 308])
 export async function checkHttpsRedirect(report, origin, always, path) {
   const name = `http:// redirects to https:// in one hop, ${path}`
   const base = new URL(origin)
-  if (isLoopbackHost(base.hostname)) return report.skip(name, `the base URL ${origin} is a loopback address, which stays on HTTP for local development`)
+  if (isLoopbackHost(base.hostname))
+    return report.skip(
+      name,
+      `the base URL ${origin} is a loopback address, which stays on HTTP for local development`
+    )
   await report.guard(name, async () => {
     const plain = new URL(path, origin)
     plain.protocol = 'http:'
@@ -29,6 +33,10 @@ export async function checkHttpsRedirect(report, origin, always, path) {
     const location = answer.headers.get('Location') ?? '(none)'
     const target = answer.headers.has('Location') ? new URL(location, plain).href : location
     const ok = PERMANENT.has(answer.status) && target === expected.href
-    report.expect(ok, name, `GET ${plain.href} -> ${answer.status}, Location: ${location}${ok ? '' : `; expected 301 or 308 to ${expected.href}`}`)
+    report.expect(
+      ok,
+      name,
+      `GET ${plain.href} -> ${answer.status}, Location: ${location}${ok ? '' : `; expected 301 or 308 to ${expected.href}`}`
+    )
   })
 }

@@ -11,11 +11,16 @@ import { hreflangAlternates, LANGUAGES, localizePath } from '../../../src/shared
 export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us']
 
 /** @type {{ key: string, lng: string, path: string }[]} */
-export const PAGES = LANGUAGES.flatMap((lng) => PAGE_KEYS.map((key) => ({ key, lng, path: localizePath(key, lng) })))
+export const PAGES = LANGUAGES.flatMap((lng) =>
+  PAGE_KEYS.map((key) => ({ key, lng, path: localizePath(key, lng) }))
+)
 
 /** Headers every answer of the worker and every static file carries (src/middleware/security-headers/). */
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': (/** @type {string} */ value) => /default-src 'self'/.test(value) && /frame-ancestors 'none'/.test(value) && !/script-src[^;]*unsafe-inline/.test(value),
+  'Content-Security-Policy': (/** @type {string} */ value) =>
+    /default-src 'self'/.test(value) &&
+    /frame-ancestors 'none'/.test(value) &&
+    !/script-src[^;]*unsafe-inline/.test(value),
   'Strict-Transport-Security': (/** @type {string} */ value) => /max-age=\d{7,}/.test(value),
   'X-Content-Type-Options': (/** @type {string} */ value) => value === 'nosniff',
   'X-Frame-Options': (/** @type {string} */ value) => value === 'DENY',
@@ -40,7 +45,14 @@ export async function checkPages(client, report, origin) {
     report.skip('project pages', 'the enterprises list (/enterprises) links to no project page')
     return answers
   }
-  for (const lng of LANGUAGES) await checkPage(client, report, origin, { key: project, lng, path: localizePath(project, lng) }, answers)
+  for (const lng of LANGUAGES)
+    await checkPage(
+      client,
+      report,
+      origin,
+      { key: project, lng, path: localizePath(project, lng) },
+      answers
+    )
   const answer = answers.get(localizePath(project, 'en'))
   if (answer) await checkSocialCard(client, report, project, answer.text)
   return answers
@@ -53,7 +65,11 @@ export async function checkPages(client, report, origin) {
  * @returns {string[]}
  */
 export function projectKeysIn(html) {
-  return [...new Set([...html.matchAll(/\shref="(\/enterprises\/[^"/?#]+)"/g)].map(([, key]) => key ?? ''))]
+  return [
+    ...new Set(
+      [...html.matchAll(/\shref="(\/enterprises\/[^"/?#]+)"/g)].map(([, key]) => key ?? '')
+    ),
+  ]
 }
 
 /**
@@ -66,13 +82,21 @@ export function projectKeysIn(html) {
 async function checkSocialCard(client, report, project, html) {
   const name = `link preview image of /en${project}`
   await report.guard(name, async () => {
-    const tag = [...html.matchAll(/<meta[^>]*>/g)].map(([match]) => match).find((match) => attribute(match, 'property') === 'og:image')
+    const tag = [...html.matchAll(/<meta[^>]*>/g)]
+      .map(([match]) => match)
+      .find((match) => attribute(match, 'property') === 'og:image')
     const content = tag ? attribute(tag, 'content') : null
     if (!content) return report.expect(false, name, 'no og:image')
     const url = new URL(content)
-    const answer = await client.request(`${url.pathname}${url.search}`, { headers: { Accept: '*/*' } })
+    const answer = await client.request(`${url.pathname}${url.search}`, {
+      headers: { Accept: '*/*' },
+    })
     const type = answer.headers.get('Content-Type') ?? '(none)'
-    report.expect(answer.status === 200 && /^image\/(jpeg|png)$/.test(type), name, `${url.pathname}${url.search.slice(0, 60)}...: ${answer.status} ${type}, ${answer.bytes.length} bytes`)
+    report.expect(
+      answer.status === 200 && /^image\/(jpeg|png)$/.test(type),
+      name,
+      `${url.pathname}${url.search.slice(0, 60)}...: ${answer.status} ${type}, ${answer.bytes.length} bytes`
+    )
   })
 }
 
@@ -90,17 +114,27 @@ async function checkPage(client, report, origin, page, answers) {
     const html = answer.text
     const lang = /<html[^>]*\blang="([^"]*)"/.exec(html)?.[1] ?? '(none)'
     const canonical = linkHref(html, 'canonical') ?? '(none)'
-    const alternates = [...html.matchAll(/<link[^>]*rel="alternate"[^>]*>/g)].map(([tag]) => `${attribute(tag, 'hreflang')}=${attribute(tag, 'href')}`)
-    const expected = hreflangAlternates(page.key).map(({ hreflang, path }) => `${hreflang}=${origin}${path}`)
+    const alternates = [...html.matchAll(/<link[^>]*rel="alternate"[^>]*>/g)].map(
+      ([tag]) => `${attribute(tag, 'hreflang')}=${attribute(tag, 'href')}`
+    )
+    const expected = hreflangAlternates(page.key).map(
+      ({ hreflang, path }) => `${hreflang}=${origin}${path}`
+    )
     const problems = [
       answer.status !== 200 && `status ${answer.status}`,
-      !/^text\/html/.test(answer.headers.get('Content-Type') ?? '') && `Content-Type ${answer.headers.get('Content-Type')}`,
+      !/^text\/html/.test(answer.headers.get('Content-Type') ?? '') &&
+        `Content-Type ${answer.headers.get('Content-Type')}`,
       lang !== page.lng && `lang "${lang}", not "${page.lng}"`,
       canonical !== origin + page.path && `canonical ${canonical}, not ${origin + page.path}`,
-      [...alternates].sort().join(' ') !== [...expected].sort().join(' ') && `hreflang ${alternates.join(' ') || '(none)'}, not ${expected.join(' ')}`,
+      [...alternates].sort().join(' ') !== [...expected].sort().join(' ') &&
+        `hreflang ${alternates.join(' ') || '(none)'}, not ${expected.join(' ')}`,
     ].filter(Boolean)
     const seen = `${answer.status}, lang ${lang}, canonical ${canonical}, hreflang ${alternates.map((pair) => pair.split('=')[0]).join(' ')} (${answer.ms} ms)`
-    report.expect(!problems.length, `page ${page.path}`, problems.length ? problems.join('; ') : seen)
+    report.expect(
+      !problems.length,
+      `page ${page.path}`,
+      problems.length ? problems.join('; ') : seen
+    )
   })
 }
 
@@ -113,7 +147,11 @@ export function checkSecurityHeaders(report, what, headers) {
   const wrong = Object.entries(SECURITY_HEADERS)
     .filter(([name, isRight]) => !isRight(headers.get(name) ?? ''))
     .map(([name]) => `${name}: ${headers.get(name) ?? '(missing)'}`)
-  report.expect(!wrong.length, `security headers on ${what}`, wrong.length ? wrong.join('; ') : Object.keys(SECURITY_HEADERS).join(', '))
+  report.expect(
+    !wrong.length,
+    `security headers on ${what}`,
+    wrong.length ? wrong.join('; ') : Object.keys(SECURITY_HEADERS).join(', ')
+  )
 }
 
 /**
@@ -122,37 +160,73 @@ export function checkSecurityHeaders(report, what, headers) {
  * @param {string} origin
  * @param {string[]} [projectKeys] the project pages the enterprises list links to: the sitemap lists them too
  */
-export async function checkIndexing(client, report, origin, projectKeys = /** @type {string[]} */ ([])) {
+export async function checkIndexing(
+  client,
+  report,
+  origin,
+  projectKeys = /** @type {string[]} */ ([])
+) {
   await report.guard('robots.txt', async () => {
     const robots = await client.request('/robots.txt')
     const sitemapLine = `Sitemap: ${origin}/sitemap.xml`
-    report.expect(robots.status === 200 && robots.text.includes(sitemapLine), 'robots.txt', `${robots.status}, ${robots.text.includes(sitemapLine) ? `names ${origin}/sitemap.xml` : 'no Sitemap line for this origin'}`)
+    report.expect(
+      robots.status === 200 && robots.text.includes(sitemapLine),
+      'robots.txt',
+      `${robots.status}, ${robots.text.includes(sitemapLine) ? `names ${origin}/sitemap.xml` : 'no Sitemap line for this origin'}`
+    )
   })
   await report.guard('sitemap.xml', async () => {
     const sitemap = await client.request('/sitemap.xml')
     const listed = [...sitemap.text.matchAll(/<loc>([^<]*)<\/loc>/g)].map(([, loc]) => loc ?? '')
-    const expected = [...PAGES.map((page) => page.path), ...projectKeys.flatMap((key) => LANGUAGES.map((lng) => localizePath(key, lng)))].map((path) => origin + path)
+    const expected = [
+      ...PAGES.map((page) => page.path),
+      ...projectKeys.flatMap((key) => LANGUAGES.map((lng) => localizePath(key, lng))),
+    ].map((path) => origin + path)
     const missing = expected.filter((url) => !listed.includes(url))
     const extra = listed.filter((url) => !expected.includes(url))
-    const ok = sitemap.status === 200 && /xml/.test(sitemap.headers.get('Content-Type') ?? '') && !missing.length && !extra.length
-    report.expect(ok, 'sitemap.xml', `${sitemap.status}, ${listed.length} pages listed${missing.length ? `; missing ${missing.join(' ')}` : ''}${extra.length ? `; unexpected ${extra.join(' ')}` : ''}`)
+    const ok =
+      sitemap.status === 200 &&
+      /xml/.test(sitemap.headers.get('Content-Type') ?? '') &&
+      !missing.length &&
+      !extra.length
+    report.expect(
+      ok,
+      'sitemap.xml',
+      `${sitemap.status}, ${listed.length} pages listed${missing.length ? `; missing ${missing.join(' ')}` : ''}${extra.length ? `; unexpected ${extra.join(' ')}` : ''}`
+    )
   })
   await report.guard('unknown address', async () => {
     const path = `/en/smoke-no-such-page-${Date.now().toString(36)}`
     const answer = await client.request(path)
-    const ok = answer.status === 404 && /^text\/html/.test(answer.headers.get('Content-Type') ?? '') && /<html[^>]*lang="en"/.test(answer.text)
-    report.expect(ok, 'unknown address', `${path}: ${answer.status} ${answer.headers.get('Content-Type') ?? ''}${ok ? ', the English error page' : ''}`)
+    const ok =
+      answer.status === 404 &&
+      /^text\/html/.test(answer.headers.get('Content-Type') ?? '') &&
+      /<html[^>]*lang="en"/.test(answer.text)
+    report.expect(
+      ok,
+      'unknown address',
+      `${path}: ${answer.status} ${answer.headers.get('Content-Type') ?? ''}${ok ? ', the English error page' : ''}`
+    )
   })
 }
 
 /** @param {string} html @param {string} rel */
 function linkHref(html, rel) {
-  const tag = [...html.matchAll(/<link[^>]*>/g)].map(([match]) => match).find((match) => attribute(match, 'rel') === rel)
+  const tag = [...html.matchAll(/<link[^>]*>/g)]
+    .map(([match]) => match)
+    .find((match) => attribute(match, 'rel') === rel)
   return tag ? attribute(tag, 'href') : null
 }
 
 /** An attribute's value in one tag, with the entities React writes in attributes decoded. */
 export function attribute(/** @type {string} */ tag, /** @type {string} */ name) {
   const value = new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag)?.[1]
-  return value === undefined ? null : value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  return value === undefined
+    ? null
+    : value
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
 }

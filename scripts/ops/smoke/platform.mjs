@@ -15,7 +15,8 @@ export function isBehindCloudflare(headers) {
 }
 
 /** Why a platform check is skipped here. */
-export const NOT_BEHIND_CLOUDFLARE = 'no cache in front of the worker here (no CF-Ray header: not served through Cloudflare)'
+export const NOT_BEHIND_CLOUDFLARE =
+  'no cache in front of the worker here (no CF-Ray header: not served through Cloudflare)'
 
 /**
  * @param {Headers} headers
@@ -25,7 +26,11 @@ export function frontCacheVerdict(headers) {
   const status = headers.get('Cf-Cache-Status')
   const age = headers.get('Age')
   const own = headers.get('X-Page-Cache') ?? headers.get('X-Image-Cache')
-  if (status) return { hit: /^(HIT|STALE|UPDATING)$/i.test(status), said: `Cf-Cache-Status ${status}${age !== null ? `, Age ${age}` : ''}` }
+  if (status)
+    return {
+      hit: /^(HIT|STALE|UPDATING)$/i.test(status),
+      said: `Cf-Cache-Status ${status}${age !== null ? `, Age ${age}` : ''}`,
+    }
   if (age !== null && own !== 'hit') return { hit: true, said: `Age ${age} (no Cf-Cache-Status)` }
   return { hit: false, said: `no Cf-Cache-Status${own ? `, the worker's own cache: ${own}` : ''}` }
 }

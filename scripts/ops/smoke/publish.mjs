@@ -24,22 +24,44 @@ const PURGE_ATTEMPTS = 5
  */
 export async function checkPublishHook(client, report, secret) {
   await report.guard('publish hook refuses an unsigned call', async () => {
-    const answer = await client.request(HOOK, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    const answer = await client.request(HOOK, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    })
     const unconfigured = answer.status === 503 && !isBehindCloudflare(answer.headers)
-    report.expect(answer.status === 401 || unconfigured, 'publish hook refuses an unsigned call', `${answer.status} ${answer.text.trim()}${unconfigured ? ' (no PUBLISH_SECRET on this local site)' : ''}`)
+    report.expect(
+      answer.status === 401 || unconfigured,
+      'publish hook refuses an unsigned call',
+      `${answer.status} ${answer.text.trim()}${unconfigured ? ' (no PUBLISH_SECRET on this local site)' : ''}`
+    )
   })
   if (!secret) {
-    report.skip('publish hook, signed', 'PUBLISH_SECRET not given to the smoke (set it to the environment\'s hook secret to check the hook and the tag purge)')
+    report.skip(
+      'publish hook, signed',
+      "PUBLISH_SECRET not given to the smoke (set it to the environment's hook secret to check the hook and the tag purge)"
+    )
     return
   }
   await report.guard('publish hook, signed, nothing changed', async () => {
     const { answer, body } = await signedCall(client, secret, {})
-    if (answer.status !== 200 || !body) return report.fail('publish hook, signed', `${answer.status} ${answer.text.trim()}`)
-    const changedNotPurged = body.changed.filter((/** @type {string} */ tag) => !body.purged.includes(tag))
+    if (answer.status !== 200 || !body)
+      return report.fail('publish hook, signed', `${answer.status} ${answer.text.trim()}`)
+    const changedNotPurged = body.changed.filter(
+      (/** @type {string} */ tag) => !body.purged.includes(tag)
+    )
     const seen = `refreshed ${body.refreshed.length} payloads, changed [${body.changed.join(', ')}], purged [${body.purged.join(', ')}]`
-    if (!body.refreshed.length || changedNotPurged.length) return report.fail('publish hook, signed', seen)
-    if (body.changed.length) return report.pass('publish hook, signed (content had changed since the last refresh)', seen)
-    report.expect(!body.purged.length, 'publish hook, signed, nothing changed: purges nothing', body.purged.length ? `${seen}: purged pages of unchanged content (unless it changed one to two minutes ago, the repeat purge)` : seen)
+    if (!body.refreshed.length || changedNotPurged.length)
+      return report.fail('publish hook, signed', seen)
+    if (body.changed.length)
+      return report.pass('publish hook, signed (content had changed since the last refresh)', seen)
+    report.expect(
+      !body.purged.length,
+      'publish hook, signed, nothing changed: purges nothing',
+      body.purged.length
+        ? `${seen}: purged pages of unchanged content (unless it changed one to two minutes ago, the repeat purge)`
+        : seen
+    )
   })
   await checkTagPurge(client, report, secret)
 }
@@ -54,17 +76,32 @@ async function checkTagPurge(client, report, secret) {
   await report.guard(name, async () => {
     let before = await client.request(PURGE_PAGE)
     const behind = isBehindCloudflare(before.headers)
-    for (let attempt = 1; behind && !frontCacheVerdict(before.headers).hit && attempt < 3; attempt++) {
+    for (
+      let attempt = 1;
+      behind && !frontCacheVerdict(before.headers).hit && attempt < 3;
+      attempt++
+    ) {
       await sleep(1_000)
       before = await client.request(PURGE_PAGE)
     }
-    const { answer, body } = await signedCall(client, secret, { payloads: [PURGE_PAYLOAD], purgeUnchanged: true })
+    const { answer, body } = await signedCall(client, secret, {
+      payloads: [PURGE_PAYLOAD],
+      purgeUnchanged: true,
+    })
     const tag = `payload:${PURGE_PAYLOAD}`
     const purged = answer.status === 200 && body?.purged.includes(tag)
-    report.expect(Boolean(purged), `publish hook purges on request (${tag})`, `${answer.status}, purged [${body?.purged.join(', ') ?? answer.text.trim()}]`)
+    report.expect(
+      Boolean(purged),
+      `publish hook purges on request (${tag})`,
+      `${answer.status}, purged [${body?.purged.join(', ') ?? answer.text.trim()}]`
+    )
     if (!behind) return report.skip(name, NOT_BEHIND_CLOUDFLARE)
     const cachedBefore = frontCacheVerdict(before.headers)
-    if (!cachedBefore.hit) return report.fail(name, `not checked: the page was never a hit before the purge (${cachedBefore.said})`)
+    if (!cachedBefore.hit)
+      return report.fail(
+        name,
+        `not checked: the page was never a hit before the purge (${cachedBefore.said})`
+      )
     const seen = [`before: ${cachedBefore.said}`]
     for (let attempt = 1; attempt <= PURGE_ATTEMPTS; attempt++) {
       const after = frontCacheVerdict((await client.request(PURGE_PAGE)).headers)
@@ -72,7 +109,10 @@ async function checkTagPurge(client, report, secret) {
       if (!after.hit) return report.pass(name, seen.join(' -> '))
       await sleep(2_000)
     }
-    report.fail(name, `${seen.join(' -> ')}: still served from the cache ${PURGE_ATTEMPTS * 2} s after the purge`)
+    report.fail(
+      name,
+      `${seen.join(' -> ')}: still served from the cache ${PURGE_ATTEMPTS * 2} s after the purge`
+    )
   })
 }
 
@@ -88,14 +128,23 @@ async function signedCall(client, secret, payload) {
   const signature = createHmac('sha256', secret).update(`${timestamp}.${text}`).digest('hex')
   const answer = await client.request(HOOK, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Publish-Timestamp': timestamp, 'X-Publish-Signature': `sha256=${signature}` },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Publish-Timestamp': timestamp,
+      'X-Publish-Signature': `sha256=${signature}`,
+    },
     body: text,
   })
   /** @type {{ refreshed: string[], changed: string[], failed: string[], purged: string[] } | null} */
   let body = null
   try {
     const parsed = JSON.parse(answer.text)
-    if (Array.isArray(parsed.refreshed) && Array.isArray(parsed.changed) && Array.isArray(parsed.purged)) body = parsed
+    if (
+      Array.isArray(parsed.refreshed) &&
+      Array.isArray(parsed.changed) &&
+      Array.isArray(parsed.purged)
+    )
+      body = parsed
   } catch {
     // Not the hook's answer: reported with its text.
   }

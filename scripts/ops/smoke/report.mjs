@@ -20,21 +20,30 @@ export function createReport(/** @type {(line: string) => void} */ print = conso
     skip: (/** @type {string} */ name, /** @type {string} */ why) => record('SKIP', name, why),
     fail: (/** @type {string} */ name, /** @type {string} */ seen) => record('FAIL', name, seen),
     /** PASS with `seen` when `ok`, else FAIL with it. */
-    expect: (/** @type {boolean} */ ok, /** @type {string} */ name, /** @type {string} */ seen) => record(ok ? 'PASS' : 'FAIL', name, seen),
+    expect: (/** @type {boolean} */ ok, /** @type {string} */ name, /** @type {string} */ seen) =>
+      record(ok ? 'PASS' : 'FAIL', name, seen),
     /** Runs a group of checks; an exception fails `name` instead of ending the run. */
     async guard(/** @type {string} */ name, /** @type {() => Promise<void>} */ run) {
       try {
         await run()
       } catch (error) {
-        const cause = error instanceof Error && error.cause instanceof Error ? ` (${/** @type {{ code?: string }} */ (error.cause).code ?? error.cause.message})` : ''
-        record('FAIL', name, `no answer: ${error instanceof Error ? error.message : String(error)}${cause}`)
+        const cause =
+          error instanceof Error && error.cause instanceof Error
+            ? ` (${/** @type {{ code?: string }} */ (error.cause).code ?? error.cause.message})`
+            : ''
+        record(
+          'FAIL',
+          name,
+          `no answer: ${error instanceof Error ? error.message : String(error)}${cause}`
+        )
       }
     },
     get failed() {
       return lines.filter((line) => line.outcome === 'FAIL').length
     },
     summary() {
-      const count = (/** @type {Outcome} */ outcome) => lines.filter((line) => line.outcome === outcome).length
+      const count = (/** @type {Outcome} */ outcome) =>
+        lines.filter((line) => line.outcome === outcome).length
       return `smoke: ${count('PASS')} passed, ${count('SKIP')} skipped, ${count('FAIL')} failed`
     },
   }

@@ -30,7 +30,8 @@ export function httpsOnly() {
     if (scheme !== 'http') return next()
     if (!forwarded && isLoopbackHost(url.hostname)) return next()
     url.protocol = 'https:'
-    const status = c.req.method === 'GET' || c.req.method === 'HEAD' ? PERMANENT.read : PERMANENT.write
+    const status =
+      c.req.method === 'GET' || c.req.method === 'HEAD' ? PERMANENT.read : PERMANENT.write
     return c.body(null, status, { Location: url.href, 'Cache-Control': REDIRECT_CACHE_CONTROL })
   })
 }

@@ -17,7 +17,13 @@ import type { AppEnv } from '../../env'
 import { isLng, splitLanguagePrefix } from '../../shared/languages'
 
 /** Path segments that are pages, never language codes. */
-const PAGE_SEGMENTS = new Set(['about', 'enterprises', 'contact-us', 'services', 'enterprise-detail'])
+const PAGE_SEGMENTS = new Set([
+  'about',
+  'enterprises',
+  'contact-us',
+  'services',
+  'enterprise-detail',
+])
 
 /** Looks like a language tag (fr, de-AT, pt_BR) rather than a page. */
 const LANGUAGE_TAG = /^[a-z]{2}(?:[-_][a-z0-9]{2,4})?$/i
@@ -48,7 +54,9 @@ export function language() {
  * URL parser before a request reaches the worker.
  */
 export function canonicalPath(pathname: string): string {
-  const path = decodeUnreserved(pathname).replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
+  const path = decodeUnreserved(pathname)
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/$/, '$1')
   return path === '/hy' || path.startsWith('/hy/') ? path.slice(3) || '/' : path
 }
 

@@ -23,7 +23,13 @@ export type PageCacheHeaders = { 'Cache-Control': string; 'Cloudflare-CDN-Cache-
  * A page's caching headers: fresh at the edge for `freshSeconds`, then stale-while-revalidate; a
  * provisional page (`provisionalSeconds` given) only for those seconds and never served stale.
  */
-export function pageCacheHeaders(freshSeconds: number, provisionalSeconds?: number): PageCacheHeaders {
-  const edge = provisionalSeconds === undefined ? `public, max-age=${freshSeconds}, stale-while-revalidate=${STALE_SECONDS}` : `public, max-age=${provisionalSeconds}`
+export function pageCacheHeaders(
+  freshSeconds: number,
+  provisionalSeconds?: number
+): PageCacheHeaders {
+  const edge =
+    provisionalSeconds === undefined
+      ? `public, max-age=${freshSeconds}, stale-while-revalidate=${STALE_SECONDS}`
+      : `public, max-age=${provisionalSeconds}`
   return { 'Cache-Control': BROWSER_CACHE_CONTROL, [EDGE_CACHE_CONTROL]: edge } as PageCacheHeaders
 }

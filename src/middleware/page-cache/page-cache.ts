@@ -80,7 +80,11 @@ export function pageCache(options: PageCacheOptions = {}) {
       const page = await findValidPage(c, cache, key)
       if (page) {
         const ageMs = Math.max(0, now() - page.storedAt)
-        return answerFromStore(page, c.req.raw, { ageMs, cacheHeaders: cacheHeaders!, status: 'hit' })
+        return answerFromStore(page, c.req.raw, {
+          ageMs,
+          cacheHeaders: cacheHeaders!,
+          status: 'hit',
+        })
       }
     }
 
@@ -88,14 +92,23 @@ export function pageCache(options: PageCacheOptions = {}) {
     // page it rendered is stored all the same.
     await next()
     if (!isCacheable(c.res)) return
-    const payloads = [...payloadsReadBy(c)].map(([tag, read]) => ({ key: read.key, tag, hash: read.hash }))
+    const payloads = [...payloadsReadBy(c)].map(([tag, read]) => ({
+      key: read.key,
+      tag,
+      hash: read.hash,
+    }))
     const provisional = c.get('provisional') === true
     // A provisional page has an ETag of its own, so that revalidating it fetches the complete one.
-    const etag = provisional ? provisionalEtag(await pageEtag(key, payloads)) : await pageEtag(key, payloads)
+    const etag = provisional
+      ? provisionalEtag(await pageEtag(key, payloads))
+      : await pageEtag(key, payloads)
     c.header('ETag', etag)
     c.header('Cache-Tag', cacheTags(new URL(c.req.url).pathname, payloads))
     if (cacheHeaders) {
-      for (const [name, value] of Object.entries(provisional ? pageCacheHeaders(fresh, PROVISIONAL_SECONDS) : cacheHeaders)) c.header(name, value)
+      for (const [name, value] of Object.entries(
+        provisional ? pageCacheHeaders(fresh, PROVISIONAL_SECONDS) : cacheHeaders
+      ))
+        c.header(name, value)
     }
     // The platform compresses a rendered page for browsers that accept it.
     c.header('Vary', 'Accept-Encoding', { append: true })
@@ -105,7 +118,8 @@ export function pageCache(options: PageCacheOptions = {}) {
     if (matchesEtag(c.req.header('If-None-Match') ?? null, etag)) {
       await c.res.body?.cancel()
       const headers = new Headers(c.res.headers)
-      for (const name of ['Content-Length', 'Content-Type', 'Transfer-Encoding']) headers.delete(name)
+      for (const name of ['Content-Length', 'Content-Type', 'Transfer-Encoding'])
+        headers.delete(name)
       c.res = new Response(null, { status: 304, headers })
       return
     }
@@ -123,8 +137,8 @@ export function pageCache(options: PageCacheOptions = {}) {
         expiresAt: provisional ? now() + PROVISIONAL_SECONDS * 1000 : undefined,
       }).then(
         (page) => page && rememberPage(key, page),
-        (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`),
-      ),
+        (error: unknown) => console.warn(`page cache: store ${key} failed: ${String(error)}`)
+      )
     )
   })
 
@@ -132,21 +146,28 @@ export function pageCache(options: PageCacheOptions = {}) {
    * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
    * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
    */
-  async function findValidPage(c: Context<AppEnv>, cache: Cache, key: string): Promise<StoredPage | null> {
+  async function findValidPage(
+    c: Context<AppEnv>,
+    cache: Cache,
+    key: string
+  ): Promise<StoredPage | null> {
     const recent = recallPage(key)
     if (recent && (await isCurrent(c, recent))) return recent
     const shared = await readStored(cache, key).catch((error: unknown) => {
       console.warn(`page cache: read ${key} failed: ${String(error)}`)
       return null
     })
-    if (!shared || (recent && recent.storedAt >= shared.storedAt) || !(await isCurrent(c, shared))) return null
+    if (!shared || (recent && recent.storedAt >= shared.storedAt) || !(await isCurrent(c, shared)))
+      return null
     rememberPage(key, shared)
     return shared
   }
 
   async function isCurrent(c: Context<AppEnv>, page: StoredPage): Promise<boolean> {
     if (page.expiresAt !== undefined && now() >= page.expiresAt) return false
-    const stamps = await Promise.all(page.payloads.map(({ key }) => currentStamp(c.env.CONTENT_CACHE, key, STAMP_MEMO_MS, now)))
+    const stamps = await Promise.all(
+      page.payloads.map(({ key }) => currentStamp(c.env.CONTENT_CACHE, key, STAMP_MEMO_MS, now))
+    )
     if (stamps.some((stamp, index) => stamp?.hash !== page.payloads[index]!.hash)) return false
     const ttlMs = contentTtlSeconds(c.env) * 1000
     if (stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)) return true

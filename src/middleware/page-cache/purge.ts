@@ -29,7 +29,9 @@ export function workersCachePurger(cache: CacheContext): PagePurger {
       for (let start = 0; start < tags.length; start += TAGS_PER_CALL) {
         const result = await cache.purge({ tags: tags.slice(start, start + TAGS_PER_CALL) })
         if (!result.success) {
-          throw new Error(`Workers Cache purge failed: ${result.errors.map((error) => `${error.code} ${error.message}`).join('; ')}`)
+          throw new Error(
+            `Workers Cache purge failed: ${result.errors.map((error) => `${error.code} ${error.message}`).join('; ')}`
+          )
         }
       }
     },

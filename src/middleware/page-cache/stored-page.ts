@@ -32,7 +32,11 @@ const BUNDLE_VERSION = fnv1a(JSON.stringify(clientManifest))
  * the content source (so a worker pointed at another backend never answers with pages rendered
  * from this one's content).
  */
-export function pageCacheKey(url: string, env: Bindings, queryParams: readonly string[] = []): string {
+export function pageCacheKey(
+  url: string,
+  env: Bindings,
+  queryParams: readonly string[] = []
+): string {
   const { origin, pathname, searchParams } = new URL(url)
   const kept = new URLSearchParams()
   for (const name of [...queryParams].sort()) {
@@ -71,23 +75,42 @@ export type StoredPage = {
   expiresAt?: number
 }
 
-type StoreOptions = { headers: Headers; storedAt: number; lifetimeSeconds: number; payloads: PagePayload[]; expiresAt?: number }
+type StoreOptions = {
+  headers: Headers
+  storedAt: number
+  lifetimeSeconds: number
+  payloads: PagePayload[]
+  expiresAt?: number
+}
 
 /**
  * Reads the whole page, then stores it with its ETag. A body that breaks off or does not end the
  * document (a render that failed mid-stream) is not stored. Resolves to the page, or null.
  */
-export async function storePage(cache: Cache, key: string, body: ReadableStream, options: StoreOptions): Promise<StoredPage | null> {
+export async function storePage(
+  cache: Cache,
+  key: string,
+  body: ReadableStream,
+  options: StoreOptions
+): Promise<StoredPage | null> {
   const bytes = new Uint8Array(await new Response(body).arrayBuffer())
   const tail = new TextDecoder().decode(bytes.subarray(-32)).trimEnd().toLowerCase()
   if (!tail.endsWith('</html>')) return null
   const headers = new Headers(options.headers)
   // Transfer-Encoding belongs to one connection (RFC 9110, section 6.1): the renderer streamed the
   // page chunked, but a stored page has a length, which its answers send as Content-Length.
-  for (const name of ['Age', 'X-Page-Cache', 'Content-Length', 'Transfer-Encoding']) headers.delete(name)
+  for (const name of ['Age', 'X-Page-Cache', 'Content-Length', 'Transfer-Encoding'])
+    headers.delete(name)
   // The Cache API drops the copy after this long, whatever its payloads.
   headers.set('Cache-Control', `public, max-age=${options.lifetimeSeconds}`)
-  const page: StoredPage = { bytes, gzip: await gzipOf(bytes), headers: [...headers], storedAt: options.storedAt, payloads: options.payloads, expiresAt: options.expiresAt }
+  const page: StoredPage = {
+    bytes,
+    gzip: await gzipOf(bytes),
+    headers: [...headers],
+    storedAt: options.storedAt,
+    payloads: options.payloads,
+    expiresAt: options.expiresAt,
+  }
   headers.set(STORED_AT, String(options.storedAt))
   if (options.expiresAt !== undefined) headers.set(EXPIRES_AT, String(options.expiresAt))
   headers.set(PAYLOADS, JSON.stringify(options.payloads))
@@ -100,20 +123,34 @@ export async function readStored(cache: Cache, key: string): Promise<StoredPage 
   const response = await cache.match(key)
   if (!response) return null
   const storedAt = Number(response.headers.get(STORED_AT) ?? NaN)
-  const expiresAt = response.headers.has(EXPIRES_AT) ? Number(response.headers.get(EXPIRES_AT)) || 0 : undefined
+  const expiresAt = response.headers.has(EXPIRES_AT)
+    ? Number(response.headers.get(EXPIRES_AT)) || 0
+    : undefined
   const payloads = parsePayloads(response.headers.get(PAYLOADS))
   const headers = [...response.headers].filter(([name]) => !INTERNAL.test(name))
   const bytes = new Uint8Array(await response.arrayBuffer())
   // A copy that does not say what it was rendered from cannot be validated: it counts as missing.
   if (!payloads?.length) return null
-  return { bytes, gzip: await gzipOf(bytes), headers, storedAt: Number.isFinite(storedAt) ? storedAt : 0, payloads, expiresAt }
+  return {
+    bytes,
+    gzip: await gzipOf(bytes),
+    headers,
+    storedAt: Number.isFinite(storedAt) ? storedAt : 0,
+    payloads,
+    expiresAt,
+  }
 }
 
 function parsePayloads(header: string | null): PagePayload[] | null {
   try {
     const parsed: unknown = JSON.parse(header ?? '')
     if (!Array.isArray(parsed)) return null
-    return parsed.every((item) => typeof item?.key === 'string' && typeof item?.tag === 'string' && typeof item?.hash === 'string')
+    return parsed.every(
+      (item) =>
+        typeof item?.key === 'string' &&
+        typeof item?.tag === 'string' &&
+        typeof item?.hash === 'string'
+    )
       ? (parsed as PagePayload[])
       : null
   } catch {
@@ -124,12 +161,17 @@ function parsePayloads(header: string | null): PagePayload[] | null {
 type AnswerOptions = { ageMs: number; cacheHeaders: PageCacheHeaders; status: PageCacheStatus }
 
 /** The visitor's answer from a stored page: 304 when their copy is current, else the page. */
-export function answerFromStore(page: StoredPage, request: Request, options: AnswerOptions): Response {
+export function answerFromStore(
+  page: StoredPage,
+  request: Request,
+  options: AnswerOptions
+): Response {
   const headers = new Headers(page.headers)
   for (const [name, value] of Object.entries(options.cacheHeaders)) headers.set(name, value)
   headers.set('Age', String(Math.floor(options.ageMs / 1000)))
   headers.set('X-Page-Cache', options.status)
-  if (!/\baccept-encoding\b/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding')
+  if (!/\baccept-encoding\b/i.test(headers.get('Vary') ?? ''))
+    headers.append('Vary', 'Accept-Encoding')
   if (matchesEtag(request.headers.get('If-None-Match'), headers.get('ETag'))) {
     headers.delete('Content-Length')
     headers.delete('Content-Type')
@@ -176,7 +218,9 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string | null): bo
  */
 export async function pageEtag(key: string, payloads: readonly PagePayload[]): Promise<string> {
   const stamps = payloads.map(({ tag, hash }) => `${tag}=${hash}`).sort()
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode([key, ...stamps].join('\n'))))
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', new TextEncoder().encode([key, ...stamps].join('\n')))
+  )
   const base64 = btoa(String.fromCharCode(...digest.subarray(0, 18)))
   return `W/"${base64.replace(/\+/g, '-').replace(/\//g, '_')}"`
 }

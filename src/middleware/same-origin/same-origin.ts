@@ -23,7 +23,9 @@ export type SameOriginOptions<E extends Env> = {
   onRefused?: (c: Context<E>) => Response | Promise<Response>
 }
 
-export function sameOrigin<E extends Env>(options: SameOriginOptions<E> = {}): MiddlewareHandler<E> {
+export function sameOrigin<E extends Env>(
+  options: SameOriginOptions<E> = {}
+): MiddlewareHandler<E> {
   return createMiddleware<E>(async (c, next) => {
     if (isSameOrigin(c.req.raw)) return next()
     return options.onRefused ? options.onRefused(c) : c.text('Forbidden', 403)

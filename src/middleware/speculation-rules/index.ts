@@ -1,1 +1,6 @@
-export { SPECULATION_RULES_PATH, SPECULATION_RULES_TYPE, speculationRules, speculationRulesFor } from './speculation-rules'
+export {
+  SPECULATION_RULES_PATH,
+  SPECULATION_RULES_TYPE,
+  speculationRules,
+  speculationRulesFor,
+} from './speculation-rules'

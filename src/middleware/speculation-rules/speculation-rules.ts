@@ -30,7 +30,10 @@ export const SPECULATION_RULES_TYPE = 'application/speculationrules+json'
  * one path segment, which only the site's own links name). Each pattern names the pathname and an
  * empty query; its origin is the rule set's, so only same-origin links match.
  */
-export function speculationRulesFor(pagePaths: readonly string[], pagePatterns: readonly string[] = []) {
+export function speculationRulesFor(
+  pagePaths: readonly string[],
+  pagePatterns: readonly string[] = []
+) {
   const inner = pagePaths.filter((path) => path !== '/').map((path) => path.slice(1))
   const pages = `:page(${inner.join('|')})`
   const languages = `:lng(${PREFIXED_LANGUAGES.join('|')})`
@@ -61,15 +64,28 @@ export function speculationRulesFor(pagePaths: readonly string[], pagePatterns: 
  * Serves the rule set for `pages` at SPECULATION_RULES_PATH (cached by browsers for an hour; it
  * changes only with a deploy that changes the pages) and names it on every HTML response.
  */
-export function speculationRules({ pages, patterns = [] }: { pages: readonly string[]; patterns?: readonly string[] }): MiddlewareHandler {
+export function speculationRules({
+  pages,
+  patterns = [],
+}: {
+  pages: readonly string[]
+  patterns?: readonly string[]
+}): MiddlewareHandler {
   const body = JSON.stringify(speculationRulesFor(pages, patterns))
   const header = `"${SPECULATION_RULES_PATH}"`
   return async (c, next) => {
-    if (c.req.path === SPECULATION_RULES_PATH && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-      return c.body(body, 200, { 'Content-Type': SPECULATION_RULES_TYPE, 'Cache-Control': 'public, max-age=3600' })
+    if (
+      c.req.path === SPECULATION_RULES_PATH &&
+      (c.req.method === 'GET' || c.req.method === 'HEAD')
+    ) {
+      return c.body(body, 200, {
+        'Content-Type': SPECULATION_RULES_TYPE,
+        'Cache-Control': 'public, max-age=3600',
+      })
     }
     await next()
-    if (c.res.headers.get('Content-Type')?.startsWith('text/html')) setHeader(c, 'Speculation-Rules', header)
+    if (c.res.headers.get('Content-Type')?.startsWith('text/html'))
+      setHeader(c, 'Speculation-Rules', header)
   }
 }
 

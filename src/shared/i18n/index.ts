@@ -46,7 +46,7 @@ const translators = new Map<Lng, Translate>(
       return text
     }
     return [lng, translate]
-  }),
+  })
 )
 
 /** The translator for `lng`. */

@@ -10,10 +10,18 @@ import type { PageHead } from '../shell'
 type BreadcrumbsInput = { origin: string; breadcrumbs: PageHead['breadcrumbs'] }
 
 export function BreadcrumbsJsonLd(props: BreadcrumbsInput) {
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(breadcrumbListOf(props)) }} />
+  return (
+    <script
+      type="application/ld+json"
+      dangerouslySetInnerHTML={{ __html: serializeProps(breadcrumbListOf(props)) }}
+    />
+  )
 }
 
-export function breadcrumbListOf({ origin, breadcrumbs }: BreadcrumbsInput): Record<string, unknown> {
+export function breadcrumbListOf({
+  origin,
+  breadcrumbs,
+}: BreadcrumbsInput): Record<string, unknown> {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',

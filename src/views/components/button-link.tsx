@@ -17,7 +17,14 @@ type ButtonLinkProps = {
   about?: string
 }
 
-export function ButtonLink({ lng, label, href, fallback, variant = 'primary', about }: ButtonLinkProps) {
+export function ButtonLink({
+  lng,
+  label,
+  href,
+  fallback,
+  variant = 'primary',
+  about,
+}: ButtonLinkProps) {
   const leads = linkProps(href, lng) ?? (fallback ? linkProps(fallback, lng) : null)
   if (!label.trim() || !leads) return null
   return (

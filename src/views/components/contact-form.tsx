@@ -6,7 +6,11 @@
 import type { ContactFormProps } from '../../../client/islands/contact-form'
 import { localizer } from '../../content/localize'
 import type { ContactData } from '../../content/schemas'
-import { CONTACT_MESSAGE_KEYS, type ContactErrors, type ContactValues } from '../../shared/contact-schema'
+import {
+  CONTACT_MESSAGE_KEYS,
+  type ContactErrors,
+  type ContactValues,
+} from '../../shared/contact-schema'
 import { getT, type Translate } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
 import { Island } from '../island'
@@ -24,12 +28,24 @@ export type ContactFormState = {
   outcome?: { kind: 'sent' } | { kind: 'rate-limited' } | { kind: 'failed'; message?: string }
 }
 
-export function ContactFormArea({ lng, contact, state = {} }: { lng: Lng; contact: ContactData; state?: ContactFormState }) {
+export function ContactFormArea({
+  lng,
+  contact,
+  state = {},
+}: {
+  lng: Lng
+  contact: ContactData
+  state?: ContactFormState
+}) {
   return <Island name="contact-form" props={contactFormProps(lng, contact, state)} />
 }
 
 /** The island's props: only strings the browser needs (STYLE.md section 5). */
-export function contactFormProps(lng: Lng, contact: ContactData, state: ContactFormState): ContactFormProps {
+export function contactFormProps(
+  lng: Lng,
+  contact: ContactData,
+  state: ContactFormState
+): ContactFormProps {
   const pick = localizer(lng)
   const t = getT(lng)
   return {
@@ -51,7 +67,9 @@ export function contactFormProps(lng: Lng, contact: ContactData, state: ContactF
       honeypotLabel: t('contact.honeypotLabel'),
       close: t('ui.close'),
       notifications: t('ui.notifications'),
-      messages: Object.fromEntries(CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])) as ContactFormProps['texts']['messages'],
+      messages: Object.fromEntries(
+        CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])
+      ) as ContactFormProps['texts']['messages'],
     },
     values: state.values,
     errors: state.errors,
@@ -59,7 +77,10 @@ export function contactFormProps(lng: Lng, contact: ContactData, state: ContactF
   }
 }
 
-function noticeFor(outcome: NonNullable<ContactFormState['outcome']>, t: Translate): ContactFormProps['notice'] {
+function noticeFor(
+  outcome: NonNullable<ContactFormState['outcome']>,
+  t: Translate
+): ContactFormProps['notice'] {
   if (outcome.kind === 'sent') return { kind: 'success', text: t('contact.success') }
   if (outcome.kind === 'rate-limited') return { kind: 'error', text: t('contact.tooManyRequests') }
   return { kind: 'error', text: outcome.message || t('contact.error') }

@@ -37,7 +37,14 @@ export type EnterpriseSlide = {
  * `pageOf` gives an item's project page (localized), or undefined; a button without a link of its
  * own leads there, else to `listPage` (the enterprises list).
  */
-export function toSlides(items: EnterpriseItem[], pick: Pick, lng: Lng, learnMore: string, pageOf: (item: EnterpriseItem) => string | undefined, listPage: string): EnterpriseSlide[] {
+export function toSlides(
+  items: EnterpriseItem[],
+  pick: Pick,
+  lng: Lng,
+  learnMore: string,
+  pageOf: (item: EnterpriseItem) => string | undefined,
+  listPage: string
+): EnterpriseSlide[] {
   return items.map((item, index) => {
     const page = pageOf(item)
     const link = resolveLink(item.btnLink, lng) ?? resolveLink(page ?? listPage, lng)!
@@ -75,7 +82,12 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
             <article className="enterprise-card">
               {slide.page ? (
                 // The title's link is the one a keyboard or a screen reader meets; the photo is the same link for a pointer.
-                <a className="enterprise-card__photo-link" href={slide.page} tabIndex={-1} aria-hidden="true">
+                <a
+                  className="enterprise-card__photo-link"
+                  href={slide.page}
+                  tabIndex={-1}
+                  aria-hidden="true"
+                >
                   <SlideImage slide={slide} />
                 </a>
               ) : (
@@ -87,7 +99,10 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
                     {slide.page ? <a href={slide.page}>{slide.title}</a> : slide.title}
                   </h3>
                 ) : null}
-                <div className="rich-text enterprise-card__text" dangerouslySetInnerHTML={{ __html: slide.html }} />
+                <div
+                  className="rich-text enterprise-card__text"
+                  dangerouslySetInnerHTML={{ __html: slide.html }}
+                />
                 <a
                   className="enterprise-card__link"
                   href={slide.href}
@@ -107,5 +122,15 @@ export function EnterpriseCarousel({ slides, label, controls }: EnterpriseCarous
 }
 
 function SlideImage({ slide }: { slide: EnterpriseSlide }) {
-  return <Image className="enterprise-card__image" src={slide.image} fallback={FALLBACK.enterprise} alt={slide.title} width={640} height={440} layout="card" />
+  return (
+    <Image
+      className="enterprise-card__image"
+      src={slide.image}
+      fallback={FALLBACK.enterprise}
+      alt={slide.title}
+      width={640}
+      height={440}
+      layout="card"
+    />
+  )
 }

@@ -18,7 +18,11 @@ import { resolveLink, SmartLink } from './smart-link'
  * (spec section 2's `/enterprise-detail`, replaced: docs/decisions/0018-project-pages.md). Without a
  * page, `listFallback` (the enterprises list, from the home page) or no button.
  */
-export function projectLinks(project: Project | null | undefined, lng: Lng, listFallback?: string): { page?: string; buttonFallback?: string } {
+export function projectLinks(
+  project: Project | null | undefined,
+  lng: Lng,
+  listFallback?: string
+): { page?: string; buttonFallback?: string } {
   const page = project ? localizePath(projectPath(project), lng) : undefined
   const buttonFallback = page ?? listFallback
   return { ...(page && { page }), ...(buttonFallback && { buttonFallback }) }
@@ -26,7 +30,9 @@ export function projectLinks(project: Project | null | undefined, lng: Lng, list
 
 /** Items with neither a title nor a description are not shown. */
 export function visibleEnterprises(items: EnterpriseItem[], pick: Pick): EnterpriseItem[] {
-  return items.filter((item) => pick(item, 'title').trim() !== '' || hasText(pick(item, 'description')))
+  return items.filter(
+    (item) => pick(item, 'title').trim() !== '' || hasText(pick(item, 'description'))
+  )
 }
 
 type EnterpriseRowProps = {
@@ -42,14 +48,31 @@ type EnterpriseRowProps = {
   buttonFallback?: string | undefined
 }
 
-export function EnterpriseRow({ lng, pick, item, index, headingLevel, page, buttonFallback }: EnterpriseRowProps) {
+export function EnterpriseRow({
+  lng,
+  pick,
+  item,
+  index,
+  headingLevel,
+  page,
+  buttonFallback,
+}: EnterpriseRowProps) {
   const title = pick(item, 'title')
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const buttonLabel = pick(item, 'btnName')
   // A linked icon is the link's only content: its alt says where the link leads, as its label does,
   // so every checker and a browser's list of links name it. An icon without a link is decoration.
   const iconAlt = resolveLink(item.iconLink, lng) ? title : ''
-  const image = <Image src={item.img} fallback={FALLBACK.enterprise} alt={title} width={800} height={600} layout="split" />
+  const image = (
+    <Image
+      src={item.img}
+      fallback={FALLBACK.enterprise}
+      alt={title}
+      width={800}
+      height={600}
+      layout="split"
+    />
+  )
   return (
     <article className={index % 2 === 1 ? 'feature-row feature-row--reverse' : 'feature-row'}>
       <div className="feature-row__media">
@@ -64,13 +87,28 @@ export function EnterpriseRow({ lng, pick, item, index, headingLevel, page, butt
       </div>
       <div className="feature-row__body">
         {item.icon.trim() ? (
-          <SmartLink className="feature-row__icon" href={item.iconLink} lng={lng} label={title || undefined}>
+          <SmartLink
+            className="feature-row__icon"
+            href={item.iconLink}
+            lng={lng}
+            label={title || undefined}
+          >
             <Image src={item.icon} alt={iconAlt} width={56} height={56} layout="rowIcon" />
           </SmartLink>
         ) : null}
-        {title ? <Heading className="feature-row__title">{page ? <a href={page}>{title}</a> : title}</Heading> : null}
+        {title ? (
+          <Heading className="feature-row__title">
+            {page ? <a href={page}>{title}</a> : title}
+          </Heading>
+        ) : null}
         <RichText html={pick(item, 'description')} lng={lng} />
-        <ButtonLink lng={lng} label={buttonLabel} href={item.btnLink} fallback={buttonFallback} about={title} />
+        <ButtonLink
+          lng={lng}
+          label={buttonLabel}
+          href={item.btnLink}
+          fallback={buttonFallback}
+          about={title}
+        />
       </div>
     </article>
   )

@@ -28,25 +28,29 @@ export const IMAGE_LAYOUTS = {
   banner: { sizes: '100vw', maxWidth: FULL_WIDTH, placeholder: true },
   /** Home's about block and the enterprise rows: one column, then half the container less the gap (3rem, then 5rem). */
   split: {
-    sizes: '(min-width: 75em) 528px, (min-width: 64em) calc(50vw - 72px), (min-width: 48em) calc(50vw - 56px), calc(100vw - 40px)',
+    sizes:
+      '(min-width: 75em) 528px, (min-width: 64em) calc(50vw - 72px), (min-width: 48em) calc(50vw - 56px), calc(100vw - 40px)',
     maxWidth: 767 - 40,
     placeholder: true,
   },
   /** About's quote card: one column, then 1fr of `1.1fr 1fr` less a 5rem gap from 64em. */
   quote: {
-    sizes: '(min-width: 75em) 503px, (min-width: 64em) calc((100vw - 144px) / 2.1), (min-width: 48em) calc(100vw - 64px), calc(100vw - 40px)',
+    sizes:
+      '(min-width: 75em) 503px, (min-width: 64em) calc((100vw - 144px) / 2.1), (min-width: 48em) calc(100vw - 64px), calc(100vw - 40px)',
     maxWidth: 1023 - 64,
     placeholder: true,
   },
   /** Contact's side photo: one column, then 1fr of `1fr 1.1fr` less a 4rem gap from 64em. */
   contact: {
-    sizes: '(min-width: 75em) 511px, (min-width: 64em) calc((100vw - 128px) / 2.1), (min-width: 48em) calc(100vw - 64px), calc(100vw - 40px)',
+    sizes:
+      '(min-width: 75em) 511px, (min-width: 64em) calc((100vw - 128px) / 2.1), (min-width: 48em) calc(100vw - 64px), calc(100vw - 40px)',
     maxWidth: 1023 - 64,
     placeholder: true,
   },
   /** Carousel slides: 1, 2 (from 48em, 1.5rem apart) and 3 (from 64em) per view. */
   card: {
-    sizes: '(min-width: 75em) 363px, (min-width: 64em) calc((100vw - 112px) / 3), (min-width: 48em) calc(50vw - 44px), calc(100vw - 40px)',
+    sizes:
+      '(min-width: 75em) 363px, (min-width: 64em) calc((100vw - 112px) / 3), (min-width: 48em) calc(50vw - 44px), calc(100vw - 40px)',
     maxWidth: 767 - 40,
     placeholder: true,
   },

@@ -61,7 +61,12 @@ function fallbackWidth(widths: readonly number[]): number {
 const addressesByImage = new Map<string, { src: string; srcSet: string }>()
 const MAX_REMEMBERED_IMAGES = 2_000
 
-function imageAddresses(source: string, layout: ImageLayoutName, slotFallback: string | undefined, secret: string) {
+function imageAddresses(
+  source: string,
+  layout: ImageLayoutName,
+  slotFallback: string | undefined,
+  secret: string
+) {
   const memo = `${layout}\n${slotFallback === undefined ? '-' : `+${slotFallback.length}:${slotFallback}`}\n${secret.length}:${secret}\n${source}`
   const known = addressesByImage.get(memo)
   if (known) return known
@@ -76,7 +81,16 @@ function imageAddresses(source: string, layout: ImageLayoutName, slotFallback: s
 }
 
 /** An <img>, or nothing when there is neither an address nor a fallback. */
-export function Image({ src, fallback, alt, width, height, layout, className, priority = false }: ImageProps) {
+export function Image({
+  src,
+  fallback,
+  alt,
+  width,
+  height,
+  layout,
+  className,
+  priority = false,
+}: ImageProps) {
   const placeholders = useContext(PlaceholdersContext)
   const secret = useContext(ImageSigningContext)
   const source = imageSrc(src, fallback)

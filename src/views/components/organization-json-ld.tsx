@@ -17,11 +17,20 @@ import { resolveLink } from './smart-link'
 type OrganizationInput = { lng: Lng; origin: string; contact: ContactData | null }
 
 export function OrganizationJsonLd(props: OrganizationInput) {
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(organizationOf(props)) }} />
+  return (
+    <script
+      type="application/ld+json"
+      dangerouslySetInnerHTML={{ __html: serializeProps(organizationOf(props)) }}
+    />
+  )
 }
 
 /** The JSON-LD object; fields without a value are left out rather than sent empty. */
-export function organizationOf({ lng, origin, contact }: OrganizationInput): Record<string, unknown> {
+export function organizationOf({
+  lng,
+  origin,
+  contact,
+}: OrganizationInput): Record<string, unknown> {
   const t = getT(lng)
   const phone = contact?.phoneNumber.trim() ?? ''
   const email = contact?.contactEmail.trim() ?? ''
@@ -46,7 +55,12 @@ export function organizationOf({ lng, origin, contact }: OrganizationInput): Rec
     ...(email && { email }),
     ...(address && {
       // The backend gives the address as one line; the company is in Yerevan (spec section 1).
-      address: { '@type': 'PostalAddress', streetAddress: address, addressLocality: 'Yerevan', addressCountry: 'AM' },
+      address: {
+        '@type': 'PostalAddress',
+        streetAddress: address,
+        addressLocality: 'Yerevan',
+        addressCountry: 'AM',
+      },
     }),
     ...(sameAs.length > 0 && { sameAs }),
   }

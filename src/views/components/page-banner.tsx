@@ -19,10 +19,26 @@ type PageBannerProps = {
   children?: ReactNode
 }
 
-export function PageBanner({ lng, image, title, description = '', variant = 'page', children }: PageBannerProps) {
+export function PageBanner({
+  lng,
+  image,
+  title,
+  description = '',
+  variant = 'page',
+  children,
+}: PageBannerProps) {
   return (
     <section className={`page-banner page-banner--${variant}`} aria-labelledby="page-title">
-      <Image className="page-banner__image" src={image} fallback={FALLBACK.banner} alt={title} width={1920} height={1080} layout="banner" priority />
+      <Image
+        className="page-banner__image"
+        src={image}
+        fallback={FALLBACK.banner}
+        alt={title}
+        width={1920}
+        height={1080}
+        layout="banner"
+        priority
+      />
       <div className="container page-banner__content">
         <h1 id="page-title" className="page-banner__title" style={wholeWordsStyle(title)}>
           {title}

@@ -15,15 +15,32 @@ export function RichText({ html, lng, className = 'rich-text' }: RichTextProps) 
 
 /** Sanitized HTML with its internal links in `lng` ('/about' -> '/ru/about'). */
 export function localizeHtml(html: string, lng: Lng): string {
-  return remembered(localized[lng], html, () => rewriteInternalLinks(html, (href) => switchLanguagePath(href, lng)))
+  return remembered(localized[lng], html, () =>
+    rewriteInternalLinks(html, (href) => switchLanguagePath(href, lng))
+  )
 }
 
 /** Whether CMS HTML has any visible text ('<p><br></p>' and '&nbsp;' do not count). */
 export function hasText(html: string): boolean {
-  return remembered(texts, html, () => html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ').trim() !== '')
+  return remembered(
+    texts,
+    html,
+    () =>
+      html
+        .replace(/<[^>]*>/g, '')
+        .replace(/&nbsp;|&#160;|\u00a0/g, ' ')
+        .trim() !== ''
+  )
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+}
 
 /**
  * Sanitized CMS HTML as plain text for a meta description: tags become spaces, entities are
@@ -35,7 +52,8 @@ export function plainText(html: string, maxLength = 160): string {
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
       if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ''
     })
     .replace(/\s+/g, ' ')

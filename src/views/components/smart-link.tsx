@@ -28,7 +28,9 @@ export function resolveLink(href: string, lng: Lng): ResolvedLink | null {
 export function linkProps(href: string, lng: Lng) {
   const link = resolveLink(href, lng)
   if (!link) return null
-  return link.external ? { href: link.href, target: '_blank', rel: 'noopener noreferrer' } : { href: link.href }
+  return link.external
+    ? { href: link.href, target: '_blank', rel: 'noopener noreferrer' }
+    : { href: link.href }
 }
 
 type SmartLinkProps = {

@@ -8,7 +8,8 @@ export function Footer({ shell }: { shell: Shell }) {
   return (
     <footer className="site-footer">
       <p className="site-footer__copyright">
-        © {year} <span className="site-footer__brand">{t('footer.brand')}</span>. {t('footer.rights')}
+        © {year} <span className="site-footer__brand">{t('footer.brand')}</span>.{' '}
+        {t('footer.rights')}
       </p>
       <p className="site-footer__credits">
         {t('footer.madeWith')}{' '}

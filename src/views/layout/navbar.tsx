@@ -41,7 +41,11 @@ export function Navbar({ shell }: { shell: Shell }) {
           props={{
             current: lng,
             label: t('ui.language'),
-            entries: LANGUAGES.map((code) => ({ lng: code, name: LANGUAGE_NAMES[code], href: localizePath(pageKey, code) })),
+            entries: LANGUAGES.map((code) => ({
+              lng: code,
+              name: LANGUAGE_NAMES[code],
+              href: localizePath(pageKey, code),
+            })),
           }}
         />
         <Island name="navbar-menu" props={{ label: t('ui.menu'), controls: NAV_LINKS_ID }} />

@@ -32,19 +32,37 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
       />
       <SectionBoundary>
         {hasIntro ? (
-          <section className="section about-intro" aria-labelledby={bannerTitle && title ? 'about-intro-title' : undefined}>
+          <section
+            className="section about-intro"
+            aria-labelledby={bannerTitle && title ? 'about-intro-title' : undefined}
+          >
             <div className="container about-intro__grid">
               <div className="about-intro__text">
                 {bannerTitle && title ? (
-                  <h2 id="about-intro-title" className="section-title" style={wholeWordsStyle(title)}>
+                  <h2
+                    id="about-intro-title"
+                    className="section-title"
+                    style={wholeWordsStyle(title)}
+                  >
                     {title}
                   </h2>
                 ) : null}
-                <RichText html={pick(about, 'description')} lng={lng} className="rich-text rich-text--lead" />
+                <RichText
+                  html={pick(about, 'description')}
+                  lng={lng}
+                  className="rich-text rich-text--lead"
+                />
               </div>
               {hasText(quote) || about.titleDescSection.img.trim() ? (
                 <figure className="quote-card">
-                  <Image className="quote-card__image" src={about.titleDescSection.img} alt={title} width={640} height={480} layout="quote" />
+                  <Image
+                    className="quote-card__image"
+                    src={about.titleDescSection.img}
+                    alt={title}
+                    width={640}
+                    height={480}
+                    layout="quote"
+                  />
                   {hasText(quote) ? (
                     <blockquote className="quote-card__text">
                       <RichText html={quote} lng={lng} />

@@ -27,12 +27,33 @@ export function ContactPage({ lng, contact, form }: ContactPageProps) {
   const sideImage = imageSrc(contact.secondBanner)
   return (
     <>
-      <PageBanner lng={lng} image={contact.firstBanner} title={title} description={pick(contact, 'bannerDesc')} />
-      <section className="section contact-main" aria-label={pick(contact, 'contactFormTitle') || t('contact.formTitle')}>
-        <div className={sideImage ? 'container contact-layout contact-layout--split' : 'container contact-layout contact-layout--centred'}>
+      <PageBanner
+        lng={lng}
+        image={contact.firstBanner}
+        title={title}
+        description={pick(contact, 'bannerDesc')}
+      />
+      <section
+        className="section contact-main"
+        aria-label={pick(contact, 'contactFormTitle') || t('contact.formTitle')}
+      >
+        <div
+          className={
+            sideImage
+              ? 'container contact-layout contact-layout--split'
+              : 'container contact-layout contact-layout--centred'
+          }
+        >
           {sideImage ? (
             <div className="contact-layout__media">
-              <Image className="contact-layout__image" src={sideImage} alt={title} width={720} height={880} layout="contact" />
+              <Image
+                className="contact-layout__image"
+                src={sideImage}
+                alt={title}
+                width={720}
+                height={880}
+                layout="contact"
+              />
             </div>
           ) : null}
           <div className="contact-form-area">{form}</div>

@@ -11,20 +11,40 @@ import { EnterpriseRow, projectLinks, visibleEnterprises } from '../components/e
 import { PageBanner } from '../components/page-banner'
 import { SectionBoundary } from '../components/section-boundary'
 
-export function EnterprisesPage({ lng, page, projects = projectsOf(page) }: { lng: Lng; page: EnterprisesPayload; projects?: Projects }) {
+export function EnterprisesPage({
+  lng,
+  page,
+  projects = projectsOf(page),
+}: {
+  lng: Lng
+  page: EnterprisesPayload
+  projects?: Projects
+}) {
   const pick = localizer(lng)
   const t = getT(lng)
   const items = visibleEnterprises(page.enterprises, pick)
   const title = pick(page.banner, 'titleBanner') || t('ui.enterprisesTitle')
   return (
     <>
-      <PageBanner lng={lng} image={page.banner.img} title={title} description={pick(page.banner, 'description')} />
+      <PageBanner
+        lng={lng}
+        image={page.banner.img}
+        title={title}
+        description={pick(page.banner, 'description')}
+      />
       {items.length > 0 ? (
         <section className="section enterprises-list">
           <div className="container feature-rows">
             {items.map((item, index) => (
               <SectionBoundary key={String(item.id || index)}>
-                <EnterpriseRow lng={lng} pick={pick} item={item} index={index} headingLevel={2} {...projectLinks(projects.byItem.get(item), lng)} />
+                <EnterpriseRow
+                  lng={lng}
+                  pick={pick}
+                  item={item}
+                  index={index}
+                  headingLevel={2}
+                  {...projectLinks(projects.byItem.get(item), lng)}
+                />
               </SectionBoundary>
             ))}
           </div>

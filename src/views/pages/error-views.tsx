@@ -6,7 +6,14 @@ import { getT } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
-type ErrorViewProps = { code: string; title: string; subtitle: string; message: string; button: string; lng: Lng }
+type ErrorViewProps = {
+  code: string
+  title: string
+  subtitle: string
+  message: string
+  button: string
+  lng: Lng
+}
 
 function ErrorView({ code, title, subtitle, message, button, lng }: ErrorViewProps) {
   return (
@@ -18,7 +25,15 @@ function ErrorView({ code, title, subtitle, message, button, lng }: ErrorViewPro
         {title}
       </h1>
       {/* 'Page Not Found' over 'Page not found' reads twice in ru and hy: keep the second for screen readers only. */}
-      <p className={subtitle.toLowerCase() === title.toLowerCase() ? 'visually-hidden' : 'error-view__subtitle'}>{subtitle}</p>
+      <p
+        className={
+          subtitle.toLowerCase() === title.toLowerCase()
+            ? 'visually-hidden'
+            : 'error-view__subtitle'
+        }
+      >
+        {subtitle}
+      </p>
       <p className="error-view__message">{message}</p>
       <a className="button button--primary" href={localizePath('/', lng)}>
         {button}
@@ -58,7 +73,6 @@ export function LoadFailedPage({ lng, status }: { lng: Lng; status: number }) {
 /** A complete document with no backend data and no scripts: safe to render whatever broke. */
 export function unexpectedErrorHtml(lng: Lng, status: number): string {
   const t = getT(lng)
-  const escape = (text: string) =>
-    text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+  const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
   return `<!DOCTYPE html><html lang="${lng}"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><meta name="robots" content="noindex"/><title>${escape(t('ui.unexpectedError'))}</title><style>body{font-family:system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#f6f1ea;color:#1f2a37}main{text-align:center;padding:2rem}a{color:#a64b25}</style></head><body><main><h1>${escape(t('ui.unexpectedError'))}</h1><p>${status}</p><p><a href="${localizePath('/', lng)}">${escape(t('ui.goHome'))}</a></p></main></body></html>`
 }

@@ -13,7 +13,15 @@ import { HomeServices } from '../sections/home-services'
 import { SectionBoundary } from '../components/section-boundary'
 
 /** `projects`: the enterprises payload's, which give the enterprise cards their pages (null: no links). */
-export function HomePage({ lng, home, projects = null }: { lng: Lng; home: HomePayload; projects?: Projects | null }) {
+export function HomePage({
+  lng,
+  home,
+  projects = null,
+}: {
+  lng: Lng
+  home: HomePayload
+  projects?: Projects | null
+}) {
   const pick = localizer(lng)
   const t = getT(lng)
   // The ru_banner / arm_banner list when it has entries for this language, otherwise banner.
@@ -27,7 +35,9 @@ export function HomePage({ lng, home, projects = null }: { lng: Lng; home: HomeP
         title={(hero && pick(hero, 'title')) || t('meta.siteName')}
         description={hero ? pick(hero, 'description') : ''}
       >
-        {hero ? <ButtonLink lng={lng} label={pick(hero, 'btnName')} href={hero.btnLink} variant="light" /> : null}
+        {hero ? (
+          <ButtonLink lng={lng} label={pick(hero, 'btnName')} href={hero.btnLink} variant="light" />
+        ) : null}
       </PageBanner>
       <SectionBoundary>
         <HomeAbout lng={lng} pick={pick} about={home.aboutHome} />

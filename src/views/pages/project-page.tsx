@@ -48,9 +48,18 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
             </ol>
           </nav>
           <div className="project__body">
-            <RichText className="rich-text project__text" html={pick(item, 'description')} lng={lng} />
+            <RichText
+              className="rich-text project__text"
+              html={pick(item, 'description')}
+              lng={lng}
+            />
             <div className="project__actions">
-              <ButtonLink lng={lng} label={pick(item, 'btnName')} href={item.btnLink} about={title} />
+              <ButtonLink
+                lng={lng}
+                label={pick(item, 'btnName')}
+                href={item.btnLink}
+                about={title}
+              />
               {item.icon.trim() ? (
                 <SmartLink className="project__icon" href={item.iconLink} lng={lng} label={title}>
                   <Image src={item.icon} alt="" width={56} height={56} layout="rowIcon" />
@@ -62,7 +71,10 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
       </section>
       {others.length > 0 ? (
         <SectionBoundary>
-          <section className="section section--tinted project-others" aria-labelledby="project-others-title">
+          <section
+            className="section section--tinted project-others"
+            aria-labelledby="project-others-title"
+          >
             <div className="container">
               <SectionHeading id="project-others-title" title={t('ui.otherProjects')} />
               <ul className="project-others__list">
@@ -86,7 +98,15 @@ function ProjectCard({ lng, project, title }: { lng: Lng; project: Project; titl
   return (
     <article className="project-card">
       <a className="project-card__photo-link" href={href} tabIndex={-1} aria-hidden="true">
-        <Image className="project-card__image" src={project.item.img} fallback={FALLBACK.enterprise} alt={title} width={640} height={440} layout="card" />
+        <Image
+          className="project-card__image"
+          src={project.item.img}
+          fallback={FALLBACK.enterprise}
+          alt={title}
+          width={640}
+          height={440}
+          layout="card"
+        />
       </a>
       <div className="project-card__body">
         <h3 className="project-card__title" style={wholeWordsStyle(title)}>

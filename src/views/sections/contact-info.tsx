@@ -37,9 +37,27 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
   const address = pick(contact, 'address').trim()
   const cards: Card[] = []
   // Shown with no-break spaces and hyphens, so the number never wraps across lines.
-  if (phone) cards.push({ icon: 'phone', title: pick(contact, 'phoneTitle') || t('contact.phone'), value: phone.replace(/ /g, '\u00a0').replace(/-/g, '\u2011'), href: `tel:${phone.replace(/[^\d+]/g, '')}` })
-  if (email) cards.push({ icon: 'mail', title: pick(contact, 'emailTitle') || t('contact.email'), value: email, href: `mailto:${email}` })
-  if (address) cards.push({ icon: 'location', title: pick(contact, 'locationTitle') || t('contact.location'), value: address, href: mapsSearchUrl(address) })
+  if (phone)
+    cards.push({
+      icon: 'phone',
+      title: pick(contact, 'phoneTitle') || t('contact.phone'),
+      value: phone.replace(/ /g, '\u00a0').replace(/-/g, '\u2011'),
+      href: `tel:${phone.replace(/[^\d+]/g, '')}`,
+    })
+  if (email)
+    cards.push({
+      icon: 'mail',
+      title: pick(contact, 'emailTitle') || t('contact.email'),
+      value: email,
+      href: `mailto:${email}`,
+    })
+  if (address)
+    cards.push({
+      icon: 'location',
+      title: pick(contact, 'locationTitle') || t('contact.location'),
+      value: address,
+      href: mapsSearchUrl(address),
+    })
   const socials = SOCIAL_NETWORKS.flatMap(([key, name]) => {
     const props = linkProps(contact[key], lng)
     return props ? [{ key, name, props }] : []
@@ -49,13 +67,24 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
     <section className="section section--tinted contact-info" aria-labelledby="contact-info-title">
       <div className="container">
         <div className="section-heading section-heading--center">
-          <h2 id="contact-info-title" className="section-heading__title" style={wholeWordsStyle(t('contact.titleAlt'))}>
+          <h2
+            id="contact-info-title"
+            className="section-heading__title"
+            style={wholeWordsStyle(t('contact.titleAlt'))}
+          >
             {t('contact.titleAlt')}
           </h2>
-          <RichText html={pick(contact, 'description')} lng={lng} className="rich-text section-heading__text" />
+          <RichText
+            html={pick(contact, 'description')}
+            lng={lng}
+            className="rich-text section-heading__text"
+          />
         </div>
         {cards.length > 0 ? (
-          <ul className="info-cards" style={wholeWordsStyle(cards.map((card) => card.title).join(' '))}>
+          <ul
+            className="info-cards"
+            style={wholeWordsStyle(cards.map((card) => card.title).join(' '))}
+          >
             {cards.map((card) => (
               <li key={card.icon} className="info-card">
                 <span className="info-card__icon">
@@ -71,7 +100,9 @@ export function ContactInfo({ lng, pick, contact, t }: ContactInfoProps) {
         ) : null}
         {socials.length > 0 ? (
           <div className="follow-us">
-            <h3 className="follow-us__title" style={wholeWordsStyle(t('contact.followUs'))}>{t('contact.followUs')}</h3>
+            <h3 className="follow-us__title" style={wholeWordsStyle(t('contact.followUs'))}>
+              {t('contact.followUs')}
+            </h3>
             <ul className="social-links">
               {socials.map(({ key, name, props }) => (
                 <li key={key}>

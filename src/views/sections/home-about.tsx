@@ -17,7 +17,14 @@ export function HomeAbout({ lng, pick, about }: HomeAboutProps) {
     <section className="section home-about" aria-labelledby="home-about-title">
       <div className="container split">
         <div className="split__media home-about__media">
-          <Image src={about.img} fallback={FALLBACK.about} alt={title} width={800} height={600} layout="split" />
+          <Image
+            src={about.img}
+            fallback={FALLBACK.about}
+            alt={title}
+            width={800}
+            height={600}
+            layout="split"
+          />
         </div>
         <div className="split__body">
           <h2 id="home-about-title" className="section-title" style={wholeWordsStyle(title)}>

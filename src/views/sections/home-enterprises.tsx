@@ -15,13 +15,20 @@ import { SectionHeading } from '../components/section-heading'
 /** More items than this become a carousel (spec section 2). */
 export const MAX_ROWS = 3
 
-type HomeEnterprisesProps = { lng: Lng; pick: Pick; home: HomePayload; t: Translate; projects: Projects | null }
+type HomeEnterprisesProps = {
+  lng: Lng
+  pick: Pick
+  home: HomePayload
+  t: Translate
+  projects: Projects | null
+}
 
 export function HomeEnterprises({ lng, pick, home, t, projects }: HomeEnterprisesProps) {
   const items = visibleEnterprises(home.enterprisesHome, pick)
   if (items.length === 0) return null
   const title = pick(home, 'enterprisesTitle') || t('ui.enterprisesTitle')
-  const links = (item: EnterpriseItem) => projectLinks(projects && projectWithIdOf(projects, item), lng, PROJECTS_PATH)
+  const links = (item: EnterpriseItem) =>
+    projectLinks(projects && projectWithIdOf(projects, item), lng, PROJECTS_PATH)
   return (
     <section className="section home-enterprises" aria-labelledby="enterprises-title">
       <div className="container">
@@ -32,7 +39,14 @@ export function HomeEnterprises({ lng, pick, home, t, projects }: HomeEnterprise
         />
         {items.length > MAX_ROWS ? (
           <EnterpriseCarousel
-            slides={toSlides(items, pick, lng, t('ui.learnMore'), (item) => links(item).page, PROJECTS_PATH)}
+            slides={toSlides(
+              items,
+              pick,
+              lng,
+              t('ui.learnMore'),
+              (item) => links(item).page,
+              PROJECTS_PATH
+            )}
             label={title}
             controls={{
               previousLabel: t('ui.previousSlide'),
@@ -44,12 +58,25 @@ export function HomeEnterprises({ lng, pick, home, t, projects }: HomeEnterprise
         ) : (
           <div className="feature-rows">
             {items.map((item, index) => (
-              <EnterpriseRow key={String(item.id || index)} lng={lng} pick={pick} item={item} index={index} headingLevel={3} {...links(item)} />
+              <EnterpriseRow
+                key={String(item.id || index)}
+                lng={lng}
+                pick={pick}
+                item={item}
+                index={index}
+                headingLevel={3}
+                {...links(item)}
+              />
             ))}
           </div>
         )}
         <div className="section-actions">
-          <ButtonLink lng={lng} label={pick(home, 'enterprisesBtnName')} href={home.enterprisesBtnLink} variant="outline" />
+          <ButtonLink
+            lng={lng}
+            label={pick(home, 'enterprisesBtnName')}
+            href={home.enterprisesBtnLink}
+            variant="outline"
+          />
         </div>
       </div>
     </section>

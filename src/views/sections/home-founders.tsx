@@ -15,7 +15,10 @@ export function HomeFounders({ lng, pick, home, t }: HomeFoundersProps) {
   return (
     <section className="section section--tinted home-founders" aria-labelledby="founders-title">
       <div className="container">
-        <SectionHeading id="founders-title" title={pick(home, 'foundersTitle') || t('ui.foundersTitle')} />
+        <SectionHeading
+          id="founders-title"
+          title={pick(home, 'foundersTitle') || t('ui.foundersTitle')}
+        />
         <ul className="founder-list">
           {home.foundersHome.map((founder, index) => {
             const name = pick(founder, 'title')
@@ -24,20 +27,34 @@ export function HomeFounders({ lng, pick, home, t }: HomeFoundersProps) {
               <li key={String(founder.id || index)} className="founder">
                 {photo ? (
                   // The name is the caption right below: an alt repeating it is read twice (axe image-redundant-alt).
-                  <Image className="founder__photo" src={photo} alt="" width={200} height={200} layout="founder" />
+                  <Image
+                    className="founder__photo"
+                    src={photo}
+                    alt=""
+                    width={200}
+                    height={200}
+                    layout="founder"
+                  />
                 ) : (
                   // No photo: the initials in the same round frame.
                   <span className="founder__photo founder__photo--initials" aria-hidden="true">
                     {initials(name)}
                   </span>
                 )}
-                <h3 className="founder__name" style={wholeWordsStyle(name)}>{name}</h3>
+                <h3 className="founder__name" style={wholeWordsStyle(name)}>
+                  {name}
+                </h3>
               </li>
             )
           })}
         </ul>
         <div className="section-actions">
-          <ButtonLink lng={lng} label={pick(home, 'foundersBtnName')} href={home.foundersBtnLink} variant="outline" />
+          <ButtonLink
+            lng={lng}
+            label={pick(home, 'foundersBtnName')}
+            href={home.foundersBtnLink}
+            variant="outline"
+          />
         </div>
       </div>
     </section>

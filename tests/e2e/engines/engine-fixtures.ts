@@ -45,7 +45,11 @@ async function freePort(): Promise<number> {
 
 async function startFirefox(): Promise<Started> {
   const { default: puppeteer } = await import('puppeteer-core')
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_ESR, headless: true })
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_ESR,
+    headless: true,
+  })
   const version = (await browser.version()).replace(/^firefox\//, '')
   return {
     visitor: async (baseURL) => new FirefoxVisitor(browser, baseURL, version),
@@ -56,7 +60,9 @@ async function startFirefox(): Promise<Started> {
 async function startWebKit(): Promise<Started> {
   const { Builder } = await import('selenium-webdriver')
   const port = await freePort()
-  const driverProcess: ChildProcess = spawn(WEBKIT_WEBDRIVER, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const driverProcess: ChildProcess = spawn(WEBKIT_WEBDRIVER, [`--port=${port}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   const stderr: string[] = []
   driverProcess.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()))
   const stopDriver = async () => {
@@ -67,14 +73,23 @@ async function startWebKit(): Promise<Started> {
   }
   try {
     for (let attempt = 0; ; attempt += 1) {
-      const ready = await fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false)
+      const ready = await fetch(`http://127.0.0.1:${port}/status`).then(
+        (response) => response.ok,
+        () => false
+      )
       if (ready) break
-      if (attempt > 100 || driverProcess.exitCode !== null) throw new Error(`WebKitWebDriver did not start: ${stderr.join('')}`)
+      if (attempt > 100 || driverProcess.exitCode !== null)
+        throw new Error(`WebKitWebDriver did not start: ${stderr.join('')}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    const driver = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities({ browserName: 'MiniBrowser' }).build()
+    const driver = await new Builder()
+      .usingServer(`http://127.0.0.1:${port}`)
+      .withCapabilities({ browserName: 'MiniBrowser' })
+      .build()
     await driver.manage().setTimeouts({ script: 90_000, pageLoad: 60_000 })
-    const version = String((await driver.getCapabilities()).get('browserVersion') ?? webKitGtkVersion())
+    const version = String(
+      (await driver.getCapabilities()).get('browserVersion') ?? webKitGtkVersion()
+    )
     await driver.manage().window().setRect({ width: 200, height: 800 })
     const narrowest = await driver.executeScript<number>('return innerWidth')
     const proxies: { close: () => Promise<void> }[] = []
@@ -98,7 +113,9 @@ async function startWebKit(): Promise<Started> {
 
 function webKitGtkVersion(): string {
   try {
-    return execFileSync('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0'], { encoding: 'utf8' })
+    return execFileSync('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0'], {
+      encoding: 'utf8',
+    })
   } catch {
     return 'unknown'
   }
@@ -116,7 +133,10 @@ export const test = base.extend<{ visitor: Visitor }, WorkerFixtures>({
       else if (driver === 'webkitgtk') started = await startWebKit()
       else {
         const browser = await playwright[browserName].launch({ ...launchOptions, headless })
-        started = { visitor: async (baseURL) => new PlaywrightVisitor(browser, baseURL, browserName), stop: () => browser.close() }
+        started = {
+          visitor: async (baseURL) => new PlaywrightVisitor(browser, baseURL, browserName),
+          stop: () => browser.close(),
+        }
       }
       try {
         await use(started.visitor)

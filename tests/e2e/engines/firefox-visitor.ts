@@ -24,7 +24,7 @@ export class FirefoxVisitor implements Visitor {
   constructor(
     private readonly browser: Browser,
     private readonly baseURL: string,
-    private readonly version: string,
+    private readonly version: string
   ) {
     this.problems = new ProblemLog(new URL(baseURL).origin)
   }
@@ -38,14 +38,20 @@ export class FirefoxVisitor implements Visitor {
       this.context = await this.browser.createBrowserContext()
       const page = await this.context.newPage()
       page.on('console', (message) => {
-        if (message.type() === 'error') this.problems.consoleError(consoleText(message.text(), message.args().length), message.location().url ?? '')
+        if (message.type() === 'error')
+          this.problems.consoleError(
+            consoleText(message.text(), message.args().length),
+            message.location().url ?? ''
+          )
       })
       page.on('pageerror', (error) => {
         const text = error instanceof Error ? (error.stack ?? error.message) : String(error)
         // A font download the browser cut short (a navigation), which Firefox logs as an error: NS_BINDING_ABORTED.
         if (!text.includes(`status=${NS_BINDING_ABORTED}`)) this.problems.pageError(text)
       })
-      page.on('response', (response) => this.problems.response(response.request().method(), response.url(), response.status()))
+      page.on('response', (response) =>
+        this.problems.response(response.request().method(), response.url(), response.status())
+      )
       page.on('requestfailed', (request) => {
         const reason = request.failure()?.errorText ?? 'unknown error'
         this.problems.requestFailed(request.method(), request.url(), reason, isAborted(reason))
@@ -64,10 +70,14 @@ export class FirefoxVisitor implements Visitor {
     return this.page
   }
 
-  async open(path: string, { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}): Promise<number> {
+  async open(
+    path: string,
+    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
+  ): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(new URL(path, this.baseURL).href, { waitUntil: 'load' })
-    if (hydrate && !(await page.evaluate(settled, 15_000))) throw new Error(`${path}: the client never signalled data-client-loaded`)
+    if (hydrate && !(await page.evaluate(settled, 15_000)))
+      throw new Error(`${path}: the client never signalled data-client-loaded`)
     return response?.status() ?? 0
   }
 
@@ -120,11 +130,17 @@ export class FirefoxVisitor implements Visitor {
  * override Puppeteer sends with it, which Firefox ESR 140 does not know ("unknown command").
  */
 async function setViewport(page: Page, { width, height }: Screen): Promise<void> {
-  const frame = page.mainFrame() as unknown as { browsingContext: { setViewport(options: { viewport: { width: number; height: number } }): Promise<void> } }
+  const frame = page.mainFrame() as unknown as {
+    browsingContext: {
+      setViewport(options: { viewport: { width: number; height: number } }): Promise<void>
+    }
+  }
   await frame.browsingContext.setViewport({ viewport: { width, height } })
 }
 
 /** Puppeteer prints an Error argument of console.error as `JSHandle@error`: say so plainly. */
 function consoleText(text: string, args: number): string {
-  return text.includes('JSHandle@error') ? `${text.replaceAll('JSHandle@error', '<Error>')} (${args} argument(s))` : text
+  return text.includes('JSHandle@error')
+    ? `${text.replaceAll('JSHandle@error', '<Error>')} (${args} argument(s))`
+    : text
 }

@@ -6,7 +6,8 @@
  */
 
 /** What counts as a short text that must not break inside a word: headings, card titles, buttons, labels, navigation links. */
-export const SHORT_TEXTS = 'h1, h2, h3, h4, h5, h6, button, label, legend, nav a, .button, .button-link'
+export const SHORT_TEXTS =
+  'h1, h2, h3, h4, h5, h6, button, label, legend, nav a, .button, .button-link'
 
 /**
  * Every word of the short texts matched by `selector` that the browser laid out on more than one
@@ -22,27 +23,41 @@ export function wordsSplitAcrossLines(selector: string): string[] {
     if (box.width < 2 || box.height < 2) return false
     for (let at: Element | null = element; at; at = at.parentElement) {
       const style = getComputedStyle(at)
-      if (style.visibility === 'hidden' || style.display === 'none' || style.clipPath.startsWith('inset(50%')) return false
+      if (
+        style.visibility === 'hidden' ||
+        style.display === 'none' ||
+        style.clipPath.startsWith('inset(50%')
+      )
+        return false
     }
     return true
   }
   for (const element of document.querySelectorAll(selector)) {
     if (!isShown(element)) continue
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    for (
+      let node = walker.nextNode() as Text | null;
+      node;
+      node = walker.nextNode() as Text | null
+    ) {
       if (node.parentElement && !isShown(node.parentElement)) continue
       for (const match of node.data.matchAll(/[^\s\u00ad\-\u2010-\u2014/]+/gu)) {
         const range = document.createRange()
         range.setStart(node, match.index)
         range.setEnd(node, match.index + match[0].length)
-        const rects = [...range.getClientRects()].filter((rect) => rect.width > 0.5).sort((a, b) => a.top - b.top)
+        const rects = [...range.getClientRects()]
+          .filter((rect) => rect.width > 0.5)
+          .sort((a, b) => a.top - b.top)
         let lines = rects.length > 0 ? 1 : 0
         for (let index = 1; index < rects.length; index += 1) {
           const previous = rects[index - 1]!
           if (rects[index]!.top > previous.top + previous.height / 2) lines += 1
         }
         if (lines > 1) {
-          const classes = typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : ''
+          const classes =
+            typeof element.className === 'string' && element.className
+              ? `.${element.className.trim().split(/\s+/).join('.')}`
+              : ''
           split.push(`"${match[0]}" in ${element.tagName.toLowerCase()}${classes} (${lines} lines)`)
         }
       }
@@ -58,14 +73,19 @@ export function wordsSplitAcrossLines(selector: string): string[] {
 export async function settled(timeoutMs: number): Promise<boolean> {
   await document.fonts.ready
   const deadline = performance.now() + timeoutMs
-  const hydrated = () => document.querySelector('[data-island]') === null || document.documentElement.dataset.clientLoaded === 'true'
-  while (!hydrated() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  const hydrated = () =>
+    document.querySelector('[data-island]') === null ||
+    document.documentElement.dataset.clientLoaded === 'true'
+  while (!hydrated() && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50))
   return hydrated()
 }
 
 /** Two frames: whatever a resize or a scroll changed has been laid out and painted. */
 export function nextFrames(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+  )
 }
 
 /** How far the page reaches past the right edge of the screen, in CSS px (0 or less: none). */
@@ -85,18 +105,34 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
   const seen = new Set<HTMLImageElement>()
   const inView = (image: HTMLImageElement) => {
     const box = image.getBoundingClientRect()
-    if (box.width === 0 || box.bottom <= 0 || box.top >= innerHeight || box.right <= 0 || box.left >= innerWidth) return false
+    if (
+      box.width === 0 ||
+      box.bottom <= 0 ||
+      box.top >= innerHeight ||
+      box.right <= 0 ||
+      box.left >= innerWidth
+    )
+      return false
     // Clipped away by a scrolling ancestor (a carousel's track): not in view.
     for (let at = image.parentElement; at && at !== document.body; at = at.parentElement) {
       const style = getComputedStyle(at)
       if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
       const clip = at.getBoundingClientRect()
-      if (box.right <= clip.left || box.left >= clip.right || box.bottom <= clip.top || box.top >= clip.bottom) return false
+      if (
+        box.right <= clip.left ||
+        box.left >= clip.right ||
+        box.bottom <= clip.top ||
+        box.top >= clip.bottom
+      )
+        return false
     }
     return true
   }
-  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 30))))
-  for (let top = 0; ; ) {
+  const frames = () =>
+    new Promise((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 30)))
+    )
+  for (let top = 0; ;) {
     window.scrollTo({ top, behavior: 'instant' })
     await frames()
     const deadline = performance.now() + stepTimeoutMs
@@ -113,7 +149,12 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
   await frames()
   // Decoded, so that a screenshot taken next shows them.
   await Promise.all([...seen].map((image) => image.decode().catch(() => undefined)))
-  return [...seen].map((image) => ({ src: image.currentSrc || image.src, className: image.className, naturalWidth: image.naturalWidth, complete: image.complete }))
+  return [...seen].map((image) => ({
+    src: image.currentSrc || image.src,
+    className: image.className,
+    naturalWidth: image.naturalWidth,
+    complete: image.complete,
+  }))
 }
 
 export type ImageBox = { key: string; x: number; y: number; width: number; height: number }
@@ -138,7 +179,7 @@ export async function imageBoxesWithPhotos(shape: 'tall' | 'wide'): Promise<Imag
       image.removeAttribute('srcset')
       image.src = photo
       return image.decode().catch(() => undefined)
-    }),
+    })
   )
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   const seen = new Map<string, number>()
@@ -148,7 +189,13 @@ export async function imageBoxesWithPhotos(shape: 'tall' | 'wide'): Promise<Imag
     const count = (seen.get(name) ?? 0) + 1
     seen.set(name, count)
     const box = image.getBoundingClientRect()
-    return { key: `${name} #${count}`, x: round(box.x + scrollX), y: round(box.y + scrollY), width: round(box.width), height: round(box.height) }
+    return {
+      key: `${name} #${count}`,
+      x: round(box.x + scrollX),
+      y: round(box.y + scrollY),
+      width: round(box.width),
+      height: round(box.height),
+    }
   })
 }
 
@@ -162,5 +209,7 @@ export function isShown(selector: string): boolean {
 
 /** `[attribute value or null, ...]` of the first element matching each `[selector, attribute]`. */
 export function attributes(pairs: [string, string][]): (string | null)[] {
-  return pairs.map(([selector, name]) => document.querySelector(selector)?.getAttribute(name) ?? null)
+  return pairs.map(
+    ([selector, name]) => document.querySelector(selector)?.getAttribute(name) ?? null
+  )
 }

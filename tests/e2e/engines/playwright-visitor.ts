@@ -20,7 +20,7 @@ export class PlaywrightVisitor implements Visitor {
   constructor(
     private readonly browser: Browser,
     private readonly baseURL: string,
-    readonly engine: Engine,
+    readonly engine: Engine
   ) {
     this.problems = new PageProblems(new URL(baseURL).origin)
   }
@@ -57,10 +57,14 @@ export class PlaywrightVisitor implements Visitor {
     return this.page
   }
 
-  async open(path: string, { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}): Promise<number> {
+  async open(
+    path: string,
+    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
+  ): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(path, { waitUntil: 'load' })
-    if (hydrate && !(await page.evaluate(settled, 15_000))) throw new Error(`${path}: the client never signalled data-client-loaded`)
+    if (hydrate && !(await page.evaluate(settled, 15_000)))
+      throw new Error(`${path}: the client never signalled data-client-loaded`)
     return response?.status() ?? 0
   }
 
@@ -69,7 +73,10 @@ export class PlaywrightVisitor implements Visitor {
   }
 
   run<A, R>(check: InPage<A, R>, arg: A): Promise<R> {
-    return this.current().evaluate(check as (arg: unknown) => R | Promise<R>, arg as unknown) as Promise<R>
+    return this.current().evaluate(
+      check as (arg: unknown) => R | Promise<R>,
+      arg as unknown
+    ) as Promise<R>
   }
 
   async click(selector: string): Promise<void> {

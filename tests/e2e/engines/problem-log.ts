@@ -51,7 +51,7 @@ export class ProblemLog {
     if (problems.length > 0) {
       throw new Error(
         `the page reported ${problems.length} problem(s); call pageProblems.allow(url, status) if one is expected:\n` +
-          problems.map((problem) => `  - ${problem}`).join('\n'),
+          problems.map((problem) => `  - ${problem}`).join('\n')
       )
     }
   }
@@ -67,7 +67,8 @@ export class ProblemLog {
   private isAllowed(url: string, status?: number): boolean {
     const { pathname } = new URL(url)
     return this.allowances.some((allowance) => {
-      if (allowance.status !== undefined && status !== undefined && allowance.status !== status) return false
+      if (allowance.status !== undefined && status !== undefined && allowance.status !== status)
+        return false
       if (allowance.url instanceof RegExp) return allowance.url.test(url)
       return allowance.url.startsWith('/') ? allowance.url === pathname : allowance.url === url
     })

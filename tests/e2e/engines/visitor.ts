@@ -54,7 +54,12 @@ export interface Visitor {
 }
 
 /** Runs `check` in the page until it returns a truthy value, or fails after `timeoutMs`. */
-export async function until<A, R>(visitor: Visitor, check: InPage<A, R>, arg: A, { timeoutMs = 10_000, what = 'the page' } = {}): Promise<NonNullable<R>> {
+export async function until<A, R>(
+  visitor: Visitor,
+  check: InPage<A, R>,
+  arg: A,
+  { timeoutMs = 10_000, what = 'the page' } = {}
+): Promise<NonNullable<R>> {
   const deadline = Date.now() + timeoutMs
   let last: R
   do {
@@ -62,5 +67,7 @@ export async function until<A, R>(visitor: Visitor, check: InPage<A, R>, arg: A,
     if (last) return last as NonNullable<R>
     await new Promise((resolve) => setTimeout(resolve, 100))
   } while (Date.now() < deadline)
-  throw new Error(`waited ${timeoutMs} ms for ${what}; the check last returned ${JSON.stringify(last)}`)
+  throw new Error(
+    `waited ${timeoutMs} ms for ${what}; the check last returned ${JSON.stringify(last)}`
+  )
 }

@@ -54,35 +54,64 @@ export async function startWatchingProxy(target: string): Promise<WatchingProxy>
   let problems: ProblemLog
   const server: Server = createServer((incoming, outgoing) => {
     if (incoming.url === PROBE_PATH) {
-      outgoing.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+      outgoing.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+      })
       outgoing.end(PROBE)
       return
     }
     const url = `${origin}${incoming.url}`
     if (incoming.method === 'POST' && new URL(url).pathname === '/api/client-errors') reports += 1
-    const headers: IncomingHttpHeaders = { ...incoming.headers, host: upstream.host, 'accept-encoding': 'identity' }
-    for (const name of ['origin', 'referer'] as const) headers[name] &&= String(headers[name]).replace(origin, upstream.origin)
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
-      problems.response(incoming.method ?? 'GET', url, answer.statusCode ?? 0)
-      if (incoming.headers['sec-fetch-dest'] === 'document') documents.set(url, answer.statusCode ?? 0)
-      if (answer.headers.location) answer.headers.location = answer.headers.location.replace(upstream.origin, origin)
-      const isHtml = (answer.headers['content-type'] ?? '').startsWith('text/html')
-      if (!isHtml) {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(outgoing)
-        return
+    const headers: IncomingHttpHeaders = {
+      ...incoming.headers,
+      host: upstream.host,
+      'accept-encoding': 'identity',
+    }
+    for (const name of ['origin', 'referer'] as const)
+      headers[name] &&= String(headers[name]).replace(origin, upstream.origin)
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers,
+      },
+      (answer) => {
+        problems.response(incoming.method ?? 'GET', url, answer.statusCode ?? 0)
+        if (incoming.headers['sec-fetch-dest'] === 'document')
+          documents.set(url, answer.statusCode ?? 0)
+        if (answer.headers.location)
+          answer.headers.location = answer.headers.location.replace(upstream.origin, origin)
+        const isHtml = (answer.headers['content-type'] ?? '').startsWith('text/html')
+        if (!isHtml) {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(outgoing)
+          return
+        }
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          const html = Buffer.concat(chunks).toString('utf8')
+          const probe = `<script src="${PROBE_PATH}"></script>`
+          const body = /<head[^>]*>/i.test(html)
+            ? html.replace(/<head[^>]*>/i, (head) => head + probe)
+            : probe + html
+          const {
+            'content-length': _length,
+            'transfer-encoding': _encoding,
+            etag: _etag,
+            ...rest
+          } = answer.headers
+          outgoing.writeHead(answer.statusCode ?? 502, {
+            ...rest,
+            'content-length': Buffer.byteLength(body),
+          })
+          outgoing.end(body)
+        })
       }
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.on('end', () => {
-        const html = Buffer.concat(chunks).toString('utf8')
-        const probe = `<script src="${PROBE_PATH}"></script>`
-        const body = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => head + probe) : probe + html
-        const { 'content-length': _length, 'transfer-encoding': _encoding, etag: _etag, ...rest } = answer.headers
-        outgoing.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': Buffer.byteLength(body) })
-        outgoing.end(body)
-      })
-    })
+    )
     forward.on('error', (error) => {
       problems.requestFailed(incoming.method ?? 'GET', url, error.message, false)
       outgoing.destroy()

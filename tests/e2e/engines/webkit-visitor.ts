@@ -30,7 +30,7 @@ export class WebKitVisitor implements Visitor {
     private readonly driver: WebDriver,
     private readonly proxy: WatchingProxy,
     private readonly version: string,
-    narrowest: number,
+    narrowest: number
   ) {
     this.narrowest = narrowest
     this.problems = proxy.problems
@@ -45,14 +45,21 @@ export class WebKitVisitor implements Visitor {
   /** Sizes the window so that the page's viewport (innerWidth × innerHeight) is `screen`. */
   private async setScreen(screen: Screen): Promise<void> {
     if (this.size.width === screen.width && this.size.height === screen.height) return
-    if (screen.width < this.narrowest) throw new Error(`WebKitGTK's window is at least ${this.narrowest} px wide; ${screen.width} px cannot be shown (see narrowest)`)
+    if (screen.width < this.narrowest)
+      throw new Error(
+        `WebKitGTK's window is at least ${this.narrowest} px wide; ${screen.width} px cannot be shown (see narrowest)`
+      )
     const window = this.driver.manage().window()
     // GTK resizes asynchronously: read the page's size once it has stopped changing.
     const settledSize = async () => {
-      let last = await this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
+      let last = await this.driver.executeScript<[number, number]>(
+        'return [innerWidth, innerHeight]'
+      )
       for (let read = 0, unchanged = 0; read < 30 && unchanged < 3; read += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100))
-        const now = await this.driver.executeScript<[number, number]>('return [innerWidth, innerHeight]')
+        const now = await this.driver.executeScript<[number, number]>(
+          'return [innerWidth, innerHeight]'
+        )
         unchanged = now[0] === last[0] && now[1] === last[1] ? unchanged + 1 : 0
         last = now
       }
@@ -61,12 +68,22 @@ export class WebKitVisitor implements Visitor {
     await window.setRect({ width: screen.width, height: screen.height })
     // The window's frame and toolbar take their share: grow the window by what the page lacks.
     let [width, height] = await settledSize()
-    for (let attempt = 0; attempt < 4 && (width !== screen.width || height !== screen.height); attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < 4 && (width !== screen.width || height !== screen.height);
+      attempt += 1
+    ) {
       const outer = await window.getRect()
-      await window.setRect({ width: Math.max(1, outer.width + screen.width - width), height: Math.max(1, outer.height + screen.height - height) })
+      await window.setRect({
+        width: Math.max(1, outer.width + screen.width - width),
+        height: Math.max(1, outer.height + screen.height - height),
+      })
       ;[width, height] = await settledSize()
     }
-    if (width !== screen.width) throw new Error(`WebKitGTK's page is ${width} px wide in a window sized for ${screen.width} px`)
+    if (width !== screen.width)
+      throw new Error(
+        `WebKitGTK's page is ${width} px wide in a window sized for ${screen.width} px`
+      )
     this.size = { width: screen.width, height: screen.height }
   }
 
@@ -75,18 +92,23 @@ export class WebKitVisitor implements Visitor {
     if (!this.opened) return
     const probed = await this.run(takeProbedProblems, PROBE_KEY).catch(() => [] as string[])
     for (const problem of probed) {
-      if (problem.startsWith('page error: ')) this.problems.pageError(problem.slice('page error: '.length))
+      if (problem.startsWith('page error: '))
+        this.problems.pageError(problem.slice('page error: '.length))
       else this.problems.consoleError(problem.slice('console error: '.length))
     }
   }
 
-  async open(path: string, { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}): Promise<number> {
+  async open(
+    path: string,
+    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
+  ): Promise<number> {
     await this.collect()
     await this.setScreen(screen)
     const url = new URL(path, this.proxy.origin).href
     await this.driver.get(url)
     this.opened = true
-    if (hydrate && !(await this.run(settled, 15_000))) throw new Error(`${path}: the client never signalled data-client-loaded`)
+    if (hydrate && !(await this.run(settled, 15_000)))
+      throw new Error(`${path}: the client never signalled data-client-loaded`)
     return this.proxy.documentStatus(await this.driver.getCurrentUrl()) ?? 0
   }
 
@@ -108,11 +130,19 @@ export class WebKitVisitor implements Visitor {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const element = await this.driver.findElement(By.css(selector))
-        await this.driver.executeScript('arguments[0].scrollIntoView({ block: "center", behavior: "instant" })', element)
+        await this.driver.executeScript(
+          'arguments[0].scrollIntoView({ block: "center", behavior: "instant" })',
+          element
+        )
         await element.click()
         return
       } catch (error) {
-        if (attempt >= 25 || !(error instanceof Error) || !/NotInteractable|ClickIntercepted|NoSuchElement|StaleElement/.test(error.name)) throw error
+        if (
+          attempt >= 25 ||
+          !(error instanceof Error) ||
+          !/NotInteractable|ClickIntercepted|NoSuchElement|StaleElement/.test(error.name)
+        )
+          throw error
         await new Promise((resolve) => setTimeout(resolve, 200))
       }
     }
@@ -123,7 +153,10 @@ export class WebKitVisitor implements Visitor {
   }
 
   async press(key: 'Escape' | 'Enter'): Promise<void> {
-    await this.driver.actions().sendKeys(key === 'Escape' ? Key.ESCAPE : Key.ENTER).perform()
+    await this.driver
+      .actions()
+      .sendKeys(key === 'Escape' ? Key.ESCAPE : Key.ENTER)
+      .perform()
   }
 
   async url(): Promise<string> {
@@ -144,7 +177,10 @@ export class WebKitVisitor implements Visitor {
   async close(): Promise<void> {
     await this.collect()
     // The next test starts from a blank page with nothing stored.
-    if (this.opened) await this.driver.executeScript('localStorage.clear(); sessionStorage.clear()').catch(() => undefined)
+    if (this.opened)
+      await this.driver
+        .executeScript('localStorage.clear(); sessionStorage.clear()')
+        .catch(() => undefined)
     await this.driver.get('about:blank')
     this.opened = false
   }

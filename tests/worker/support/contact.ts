@@ -7,7 +7,11 @@ import { env } from 'cloudflare:workers'
 import type { Bindings } from '../../../src/env'
 import { fetchPage } from './worker'
 
-export const VALID = { name: 'Anna Smith', email: 'anna@example.com', comments: 'We would like a quote.' }
+export const VALID = {
+  name: 'Anna Smith',
+  email: 'anna@example.com',
+  comments: 'We would like a quote.',
+}
 
 let clients = 0
 /** A client address no other test uses. */
@@ -28,7 +32,11 @@ function browserHeaders(contentType: string, { client = newClient(), headers = {
   }
 }
 
-export function postJson(bindings: Bindings, body: unknown, options: PostOptions = {}): Promise<Response> {
+export function postJson(
+  bindings: Bindings,
+  body: unknown,
+  options: PostOptions = {}
+): Promise<Response> {
   return fetchPage('/api/contact', bindings, {
     method: 'POST',
     headers: browserHeaders('application/json', options),
@@ -36,7 +44,12 @@ export function postJson(bindings: Bindings, body: unknown, options: PostOptions
   })
 }
 
-export function postForm(path: string, bindings: Bindings, fields: Record<string, string>, options: PostOptions = {}): Promise<Response> {
+export function postForm(
+  path: string,
+  bindings: Bindings,
+  fields: Record<string, string>,
+  options: PostOptions = {}
+): Promise<Response> {
   return fetchPage(path, bindings, {
     method: 'POST',
     headers: browserHeaders('application/x-www-form-urlencoded', options),
@@ -54,7 +67,13 @@ export type Outage = () => Response | Promise<Response>
  * (`service.outage = () => ...`: every call gets that instead, unrecorded; null: up again).
  */
 export function referenceService() {
-  const received: { method: string; path: string; headers: Headers; body: unknown; status: number }[] = []
+  const received: {
+    method: string
+    path: string
+    headers: Headers
+    body: unknown
+    status: number
+  }[] = []
   const content = env.CONTENT
   const service = { outage: null as Outage | null }
   const recording = {
@@ -64,18 +83,37 @@ export function referenceService() {
       const text = await request.clone().text()
       const response = await content.fetch(request)
       const { pathname } = new URL(request.url)
-      received.push({ method: request.method, path: pathname, headers: request.headers, body: text ? JSON.parse(text) : undefined, status: response.status })
+      received.push({
+        method: request.method,
+        path: pathname,
+        headers: request.headers,
+        body: text ? JSON.parse(text) : undefined,
+        status: response.status,
+      })
       return response
     },
   } as unknown as Fetcher
   const bindings: Bindings = { ...(env as unknown as Bindings), API_HOST: '', CONTENT: recording }
-  return Object.assign(service, { bindings, received, messages: () => received.filter((call) => call.path.endsWith('/messages')) })
+  return Object.assign(service, {
+    bindings,
+    received,
+    messages: () => received.filter((call) => call.path.endsWith('/messages')),
+  })
 }
 
 /** The messages the reference service stored with these comments (its D1 database). */
 export async function storedMessages(comments: string) {
-  const rows = await env.TEST_CONTENT_DB.prepare('SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?').bind(comments).all()
-  return rows.results as { name: string; email: string; comments: string; idempotency_key: string | null }[]
+  const rows = await env.TEST_CONTENT_DB.prepare(
+    'SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?'
+  )
+    .bind(comments)
+    .all()
+  return rows.results as {
+    name: string
+    email: string
+    comments: string
+    idempotency_key: string | null
+  }[]
 }
 
 /** Comments no other test sends, to find a test's message in the reference service. */
@@ -87,7 +125,10 @@ export function uniqueComments(label: string): string {
  * A queue binding that records what is sent to it; `fail`: every send rejects, as a queue that
  * cannot be written; `forwardTo`: sends go on to that queue as well (the real local one).
  */
-export function recordingQueue({ fail = false, forwardTo }: { fail?: boolean; forwardTo?: Queue } = {}) {
+export function recordingQueue({
+  fail = false,
+  forwardTo,
+}: { fail?: boolean; forwardTo?: Queue } = {}) {
   const sent: { body: unknown; options?: QueueSendOptions }[] = []
   const queue = {
     async send(body: unknown, options?: QueueSendOptions) {

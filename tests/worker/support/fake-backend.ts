@@ -41,11 +41,25 @@ export const samplePayloads: Record<string, unknown> = {
   // The project of SAMPLE_PROJECT_KEY (tests/support/page-addresses.ts), so every page address renders.
   'get-enterprises-page': {
     banner: { titleBanner: 'Enterprises' },
-    enterprises: [{ id: 3, img: '/default-enterprise.jpg', title: 'Northern Avenue Business Centre', ru_title: 'Бизнес-центр', arm_title: 'Բիզնես կենտրոն' }],
+    enterprises: [
+      {
+        id: 3,
+        img: '/default-enterprise.jpg',
+        title: 'Northern Avenue Business Centre',
+        ru_title: 'Бизнес-центр',
+        arm_title: 'Բիզնես կենտրոն',
+      },
+    ],
   },
   'contact-us': { phoneNumber: '+374 10 000000', titleContact: 'Get in Touch' },
   'navbar-data': { home: 'Home', ru_home: 'Главная', arm_home: 'Գլխավոր' },
-  'page-meta-data': { title: 'Erebuni', ru_title: 'Эребуни', arm_title: 'Էրեբունի', description: 'Builders', image: '/og.jpg' },
+  'page-meta-data': {
+    title: 'Erebuni',
+    ru_title: 'Эребуни',
+    arm_title: 'Էրեբունի',
+    description: 'Builders',
+    image: '/og.jpg',
+  },
 }
 
 export function json(body: unknown, status = 200): Canned {
@@ -64,22 +78,35 @@ export function fakeBackend(answers: Record<string, Answer> = {}, origin = nextO
     const request = new Request(input as RequestInfo, init)
     const url = new URL(request.url)
     if (url.origin !== origin) return realFetch(input as RequestInfo, init)
-    calls.push({ url, method: request.method, headers: request.headers, body: await request.text() })
+    calls.push({
+      url,
+      method: request.method,
+      headers: request.headers,
+      body: await request.text(),
+    })
     const endpoint = url.pathname.split('/').pop() ?? ''
-    const answer = answers[endpoint] ?? (endpoint in samplePayloads ? json({ payload: samplePayloads[endpoint] }) : json({ message: 'not found' }, 404))
+    const answer =
+      answers[endpoint] ??
+      (endpoint in samplePayloads
+        ? json({ payload: samplePayloads[endpoint] })
+        : json({ message: 'not found' }, 404))
     if (answer === 'hang') {
       return new Promise<Response>((_, reject) => {
         request.signal.addEventListener('abort', () => reject(request.signal.reason))
       })
     }
     if (typeof answer === 'function') return answer()
-    return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } })
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { 'Content-Type': answer.contentType },
+    })
   })
   return {
     origin,
     calls,
     /** Calls made to one endpoint. */
-    callsTo: (endpoint: string) => calls.filter((call) => call.url.pathname.endsWith(`/${endpoint}`)),
+    callsTo: (endpoint: string) =>
+      calls.filter((call) => call.url.pathname.endsWith(`/${endpoint}`)),
     /** The worker's bindings, pointed at this backend. */
     env: (overrides: Partial<Bindings> = {}): Bindings => ({
       ...(env as unknown as Bindings),

@@ -26,7 +26,8 @@ export function fakeSentry({ down = false } = {}) {
     // An envelope: a header line, then pairs of item header and item payload.
     const [, ...items] = (await request.text()).split('\n').filter(Boolean)
     for (let i = 0; i + 1 < items.length; i += 2) {
-      if ((JSON.parse(items[i]!) as { type?: string }).type === 'event') events.push(JSON.parse(items[i + 1]!) as SentryEvent)
+      if ((JSON.parse(items[i]!) as { type?: string }).type === 'event')
+        events.push(JSON.parse(items[i + 1]!) as SentryEvent)
     }
     return new Response('{}', { status: 200 })
   }

@@ -15,7 +15,11 @@ export function recordingKv(bindings: Bindings) {
       if (property === 'put' || property === 'delete') {
         return (key: string, ...rest: unknown[]) => {
           writes.push(key)
-          return (Reflect.get(target, property) as (...args: unknown[]) => Promise<void>).call(target, key, ...rest)
+          return (Reflect.get(target, property) as (...args: unknown[]) => Promise<void>).call(
+            target,
+            key,
+            ...rest
+          )
         }
       }
       const value: unknown = Reflect.get(target, property)
@@ -37,7 +41,9 @@ export function contextWithWorkersCache(options: { fail?: boolean } = {}) {
   const cache: CacheContext = {
     async purge({ tags = [] }) {
       purged.push([...tags])
-      return options.fail ? { success: false, errors: [{ code: 1, message: 'purge refused' }] } : { success: true, errors: [] }
+      return options.fail
+        ? { success: false, errors: [{ code: 1, message: 'purge refused' }] }
+        : { success: true, errors: [] }
     },
     async invalidate() {
       return { success: true, errors: [] }

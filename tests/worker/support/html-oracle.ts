@@ -10,7 +10,26 @@ type Node = DefaultTreeAdapterTypes.Node
 type Element = DefaultTreeAdapterTypes.Element
 
 /** The elements the sanitizer may write (its allow-list, headings and divs already renamed). */
-export const ALLOWED_ELEMENTS = new Set(['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'mark', 'sub', 'sup', 'span', 'ul', 'ol', 'li', 'a', 'blockquote'])
+export const ALLOWED_ELEMENTS = new Set([
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'small',
+  'mark',
+  'sub',
+  'sup',
+  'span',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'blockquote',
+])
 /** Attributes of a link; no other element keeps any. */
 const LINK_ATTRIBUTES = new Set(['href', 'target', 'rel', 'title'])
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:'])
@@ -20,23 +39,32 @@ const OTHER_PAGE = 'https://other.example/ru/x/y'
 /** Every problem the parsed tree of `html`, written into a page's `<div>`, shows; [] when none. */
 export function oracleProblems(html: string): string[] {
   const problems: string[] = []
-  const document = parse(`<!DOCTYPE html><html><head></head><body><div id="rich-text">${html}</div><footer></footer></body></html>`)
+  const document = parse(
+    `<!DOCTYPE html><html><head></head><body><div id="rich-text">${html}</div><footer></footer></body></html>`
+  )
   const body = find(document, (node) => isElement(node) && node.tagName === 'body')!
-  const bodyChildren = (body as Element).childNodes.filter(isElement).map((element) => element.tagName)
+  const bodyChildren = (body as Element).childNodes
+    .filter(isElement)
+    .map((element) => element.tagName)
   // Nothing the sanitizer wrote may close the container or open an element after it.
-  if (bodyChildren.join(',') !== 'div,footer') problems.push(`the container did not hold the HTML: body has ${bodyChildren.join(',')}`)
+  if (bodyChildren.join(',') !== 'div,footer')
+    problems.push(`the container did not hold the HTML: body has ${bodyChildren.join(',')}`)
   const container = (body as Element).childNodes.find(isElement)!
-  const footer = find(body, (node) => isElement(node) && node.tagName === 'footer') as Element | undefined
-  if (footer && footer.childNodes.length > 0) problems.push('content ended up in the element after the container')
+  const footer = find(body, (node) => isElement(node) && node.tagName === 'footer') as
+    Element | undefined
+  if (footer && footer.childNodes.length > 0)
+    problems.push('content ended up in the element after the container')
   walk(container, (node) => {
     if (node === container) return
     if (node.nodeName === '#text') return
     if (node.nodeName === '#comment') return problems.push('a comment')
     if (!isElement(node)) return problems.push(`a ${node.nodeName} node`)
-    if (node.namespaceURI !== 'http://www.w3.org/1999/xhtml') problems.push(`<${node.tagName}> in ${node.namespaceURI}`)
+    if (node.namespaceURI !== 'http://www.w3.org/1999/xhtml')
+      problems.push(`<${node.tagName}> in ${node.namespaceURI}`)
     if (!ALLOWED_ELEMENTS.has(node.tagName)) problems.push(`element <${node.tagName}>`)
     for (const { name } of node.attrs) {
-      if (node.tagName !== 'a' || !LINK_ATTRIBUTES.has(name)) problems.push(`attribute ${name} on <${node.tagName}>`)
+      if (node.tagName !== 'a' || !LINK_ATTRIBUTES.has(name))
+        problems.push(`attribute ${name} on <${node.tagName}>`)
     }
     if (node.tagName === 'a') problems.push(...linkProblems(node))
   })
@@ -55,14 +83,20 @@ function linkProblems(link: Element): string[] {
     return [`an href the URL parser refuses: ${JSON.stringify(href)}`]
   }
   const problems: string[] = []
-  if (!SAFE_SCHEMES.has(resolved.protocol)) problems.push(`an href with scheme ${resolved.protocol}: ${JSON.stringify(href)}`)
+  if (!SAFE_SCHEMES.has(resolved.protocol))
+    problems.push(`an href with scheme ${resolved.protocol}: ${JSON.stringify(href)}`)
   // Relative when the page it is on changes where it leads: then it must stay on that page's site.
   const relative = new URL(href, OTHER_PAGE).href !== resolved.href
-  if (relative && resolved.origin !== new URL(PAGE).origin) problems.push(`a relative href that leaves the site: ${JSON.stringify(href)}`)
+  if (relative && resolved.origin !== new URL(PAGE).origin)
+    problems.push(`a relative href that leaves the site: ${JSON.stringify(href)}`)
   const external = !relative && (resolved.protocol === 'http:' || resolved.protocol === 'https:')
   const newTab = attribute('target') === '_blank' && attribute('rel') === 'noopener noreferrer'
-  if (external !== newTab) problems.push(`target/rel ${attribute('target')}/${attribute('rel')} on ${external ? 'an external' : 'an internal'} link ${JSON.stringify(href)}`)
-  if (!newTab && (attribute('target') !== undefined || attribute('rel') !== undefined)) problems.push('a target or rel of its own')
+  if (external !== newTab)
+    problems.push(
+      `target/rel ${attribute('target')}/${attribute('rel')} on ${external ? 'an external' : 'an internal'} link ${JSON.stringify(href)}`
+    )
+  if (!newTab && (attribute('target') !== undefined || attribute('rel') !== undefined))
+    problems.push('a target or rel of its own')
   return problems
 }
 

@@ -26,16 +26,26 @@ export function pageImageUrl(src: string, width: number, fallback?: string): str
 export type ImageAnswer = { response: Response; bytes: Uint8Array; text: () => string }
 
 /** GET `path` with `accept`, waiting for the worker's background work (the cache write). */
-export async function fetchImage(path: string, bindings: Bindings, accept: string = ACCEPT.avif): Promise<ImageAnswer> {
+export async function fetchImage(
+  path: string,
+  bindings: Bindings,
+  accept: string = ACCEPT.avif
+): Promise<ImageAnswer> {
   const ctx = createExecutionContext()
-  const response = await worker.fetch(new Request(new URL(path, 'http://localhost'), { headers: { Accept: accept } }), bindings, ctx)
+  const response = await worker.fetch(
+    new Request(new URL(path, 'http://localhost'), { headers: { Accept: accept } }),
+    bindings,
+    ctx
+  )
   const bytes = new Uint8Array(await response.arrayBuffer())
   await waitOnExecutionContext(ctx)
   return { response, bytes, text: () => new TextDecoder().decode(bytes) }
 }
 
 /** Format and pixel size of `bytes`, as Cloudflare Images reads them. */
-export async function imageInfo(bytes: Uint8Array): Promise<{ format: string; width: number; height: number }> {
+export async function imageInfo(
+  bytes: Uint8Array
+): Promise<{ format: string; width: number; height: number }> {
   const info = await env.IMAGES.info(new Blob([bytes]).stream())
   if (!('width' in info)) throw new Error(`not a raster image: ${info.format}`)
   return { format: info.format, width: info.width, height: info.height }
@@ -61,12 +71,21 @@ export async function assetBytes(path: string): Promise<Uint8Array> {
 
 /** An answer that serves `bytes` as `contentType`, a fresh Response per call. */
 export function serveBytes(bytes: Uint8Array, contentType = 'image/jpeg', init: ResponseInit = {}) {
-  return () => new Response(bytes.slice(), { status: 200, ...init, headers: { 'Content-Type': contentType, ...init.headers } })
+  return () =>
+    new Response(bytes.slice(), {
+      status: 200,
+      ...init,
+      headers: { 'Content-Type': contentType, ...init.headers },
+    })
 }
 
 /** A CMS origin at `fetch` serving `files` (by last path segment), its address API_HOST; restored when the test ends. */
 export function fakeCms(files: Record<string, Answer>, overrides: Partial<Bindings> = {}) {
   const backend = fakeBackend(files)
   onTestFinished(backend.restore)
-  return { ...backend, bindings: backend.env(overrides), url: (file: string) => `${backend.origin}/uploads/${file}` }
+  return {
+    ...backend,
+    bindings: backend.env(overrides),
+    url: (file: string) => `${backend.origin}/uploads/${file}`,
+  }
 }

@@ -9,10 +9,30 @@ import { ImageSigningContext } from '../../../src/views/components/image'
 
 /** The markup of `Component` rendered with `props`, its image addresses signed as under `npm test` (the renderer provides the key). */
 export function renderView<P extends object>(Component: ComponentType<P>, props: P): string {
-  return renderToString(createElement(ImageSigningContext, { value: DEV_IMAGE_URL_SECRET }, createElement(Component, props)))
+  return renderToString(
+    createElement(
+      ImageSigningContext,
+      { value: DEV_IMAGE_URL_SECRET },
+      createElement(Component, props)
+    )
+  )
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+])
 
 export type Found = { attrs: Record<string, string>; text: string }
 
@@ -23,7 +43,9 @@ export async function select(html: string, selector: string): Promise<Found[]> {
   await new HTMLRewriter()
     .on(selector, {
       element(element) {
-        const attrs = Object.fromEntries([...element.attributes].map(([name, value]) => [name, decodeEntities(value ?? '')]))
+        const attrs = Object.fromEntries(
+          [...element.attributes].map(([name, value]) => [name, decodeEntities(value ?? '')])
+        )
         const entry: Found = { attrs, text: '' }
         found.push(entry)
         if (!VOID.has(element.tagName)) {
@@ -80,7 +102,8 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
   for (const { attrs } of await select(html, 'main a[href]')) {
     const href = attrs.href ?? ''
     if (/^https?:/i.test(href)) {
-      if (attrs.target !== '_blank' || attrs.rel !== 'noopener noreferrer') problems.push(`external link without target/rel: ${href}`)
+      if (attrs.target !== '_blank' || attrs.rel !== 'noopener noreferrer')
+        problems.push(`external link without target/rel: ${href}`)
     } else if (href.startsWith('/')) {
       const prefixed = /^\/(en|ru)(\/|$|[?#])/.exec(href)?.[1]
       if ((prefixed ?? 'hy') !== lng) problems.push(`internal link leaves ${lng}: ${href}`)
@@ -90,20 +113,26 @@ export async function pageProblems(html: string, lng: 'hy' | 'en' | 'ru'): Promi
     }
   }
   for (const link of imageOnlyLinks(html)) {
-    if (!link.alts.some((alt) => alt.trim())) problems.push(`image-only link without alt text: ${link.href}`)
+    if (!link.alts.some((alt) => alt.trim()))
+      problems.push(`image-only link without alt text: ${link.href}`)
   }
   const images = await select(html, 'main img')
   images.forEach(({ attrs }, index) => {
     if (!attrs.src) problems.push(`image ${index} without src`)
-    if (!imageSource(attrs.src ?? '')) problems.push(`image not served by the image route: ${attrs.src}`)
+    if (!imageSource(attrs.src ?? ''))
+      problems.push(`image not served by the image route: ${attrs.src}`)
     if (!attrs.srcset || !attrs.sizes) problems.push(`image without srcset and sizes: ${attrs.src}`)
-    if (!(Number(attrs.width) > 0 && Number(attrs.height) > 0)) problems.push(`image without sizes: ${attrs.src}`)
+    if (!(Number(attrs.width) > 0 && Number(attrs.height) > 0))
+      problems.push(`image without sizes: ${attrs.src}`)
     if (attrs.alt === undefined) problems.push(`image without alt: ${attrs.src}`)
     const hero = Boolean(attrs.class?.includes('page-banner__image'))
-    if (hero !== (attrs.fetchpriority === 'high')) problems.push(`fetchpriority on the wrong image: ${attrs.src}`)
-    if (hero === (attrs.loading === 'lazy')) problems.push(`loading=${attrs.loading} on ${attrs.src}`)
+    if (hero !== (attrs.fetchpriority === 'high'))
+      problems.push(`fetchpriority on the wrong image: ${attrs.src}`)
+    if (hero === (attrs.loading === 'lazy'))
+      problems.push(`loading=${attrs.loading} on ${attrs.src}`)
   })
-  if (!images[0]?.attrs.class?.includes('page-banner__image')) problems.push('the first image is not the banner')
+  if (!images[0]?.attrs.class?.includes('page-banner__image'))
+    problems.push('the first image is not the banner')
   return problems
 }
 
@@ -113,7 +142,9 @@ function imageOnlyLinks(html: string): { href: string; alts: string[] }[] {
     .filter(([, , content]) => /<img\b/.test(content!) && !content!.replace(/<[^>]*>/g, '').trim())
     .map(([, attributes, content]) => ({
       href: /\bhref="([^"]*)"/.exec(attributes!)?.[1] ?? '',
-      alts: [...content!.matchAll(/<img\b[^>]*>/g)].map(([tag]) => decodeEntities(/\balt="([^"]*)"/.exec(tag)?.[1] ?? '')),
+      alts: [...content!.matchAll(/<img\b[^>]*>/g)].map(([tag]) =>
+        decodeEntities(/\balt="([^"]*)"/.exec(tag)?.[1] ?? '')
+      ),
     }))
 }
 
