@@ -107,6 +107,8 @@ describe('a project page for every project of the bundled content', () => {
       href: arabkir.iconLink.replace(/ /g, '+'),
       target: '_blank',
     })
+    // The icon is the link's only content: its image names the link's purpose (HTML_CodeSniffer H30).
+    expect((await selectOne(html, '.project__icon img'))?.attrs.alt).toBe(arabkir.ru_title)
     const crumbs = await select(html, '.breadcrumbs a')
     expect(crumbs.map((link) => link.attrs.href)).toEqual(['/ru', '/ru/enterprises'])
     expect((await selectOne(html, '.breadcrumbs [aria-current="page"]'))?.text).toBe(

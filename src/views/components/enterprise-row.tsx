@@ -11,7 +11,7 @@ import { localizePath, type Lng } from '../../shared/languages'
 import { ButtonLink } from './button-link'
 import { FALLBACK, Image } from './image'
 import { hasText, RichText } from './rich-text'
-import { resolveLink, SmartLink } from './smart-link'
+import { IconLink } from './icon-link'
 
 /**
  * A row's links to its project's page in `lng`: the title and photo, and the button's fallback
@@ -60,9 +60,6 @@ export function EnterpriseRow({
   const title = pick(item, 'title')
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const buttonLabel = pick(item, 'btnName')
-  // A linked icon is the link's only content: its alt says where the link leads, as its label does,
-  // so every checker and a browser's list of links name it. An icon without a link is decoration.
-  const iconAlt = resolveLink(item.iconLink, lng) ? title : ''
   const image = (
     <Image
       src={item.img}
@@ -86,16 +83,13 @@ export function EnterpriseRow({
         )}
       </div>
       <div className="feature-row__body">
-        {item.icon.trim() ? (
-          <SmartLink
-            className="feature-row__icon"
-            href={item.iconLink}
-            lng={lng}
-            label={title || undefined}
-          >
-            <Image src={item.icon} alt={iconAlt} width={56} height={56} layout="rowIcon" />
-          </SmartLink>
-        ) : null}
+        <IconLink
+          className="feature-row__icon"
+          icon={item.icon}
+          href={item.iconLink}
+          lng={lng}
+          title={title}
+        />
         {title ? (
           <Heading className="feature-row__title">
             {page ? <a href={page}>{title}</a> : title}

@@ -14,7 +14,7 @@ import { PageBanner } from '../components/page-banner'
 import { RichText } from '../components/rich-text'
 import { SectionBoundary } from '../components/section-boundary'
 import { SectionHeading } from '../components/section-heading'
-import { SmartLink } from '../components/smart-link'
+import { IconLink } from '../components/icon-link'
 
 type ProjectPageProps = {
   lng: Lng
@@ -60,11 +60,13 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
                 href={item.btnLink}
                 about={title}
               />
-              {item.icon.trim() ? (
-                <SmartLink className="project__icon" href={item.iconLink} lng={lng} label={title}>
-                  <Image src={item.icon} alt="" width={56} height={56} layout="rowIcon" />
-                </SmartLink>
-              ) : null}
+              <IconLink
+                className="project__icon"
+                icon={item.icon}
+                href={item.iconLink}
+                lng={lng}
+                title={title}
+              />
             </div>
           </div>
         </div>
