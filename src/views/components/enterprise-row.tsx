@@ -83,13 +83,7 @@ export function EnterpriseRow({
         )}
       </div>
       <div className="feature-row__body">
-        <IconLink
-          className="feature-row__icon"
-          icon={item.icon}
-          href={item.iconLink}
-          lng={lng}
-          title={title}
-        />
+        <IconLink className="feature-row__icon" item={item} lng={lng} title={title} />
         {title ? (
           <Heading className="feature-row__title">
             {page ? <a href={page}>{title}</a> : title}

@@ -1,8 +1,14 @@
+import type { EnterpriseItem } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { Image } from './image'
 import { resolveLink, SmartLink } from './smart-link'
 
-type IconLinkProps = { className: string; icon: string; href: string; lng: Lng; title: string }
+type IconLinkProps = {
+  className: string
+  item: Pick<EnterpriseItem, 'icon' | 'iconLink'>
+  lng: Lng
+  title: string
+}
 
 /**
  * An enterprise's icon, linked to its `iconLink` when it has one. A linked icon is the link's only
@@ -10,12 +16,12 @@ type IconLinkProps = { className: string; icon: string; href: string; lng: Lng; 
  * HTML_CodeSniffer's H30) and a browser's list of links name it. An icon without a link is
  * decoration (empty alt). Nothing without an icon.
  */
-export function IconLink({ className, icon, href, lng, title }: IconLinkProps) {
-  if (!icon.trim()) return null
-  const alt = resolveLink(href, lng) ? title : ''
+export function IconLink({ className, item, lng, title }: IconLinkProps) {
+  if (!item.icon.trim()) return null
+  const alt = resolveLink(item.iconLink, lng) ? title : ''
   return (
-    <SmartLink className={className} href={href} lng={lng} label={title || undefined}>
-      <Image src={icon} alt={alt} width={56} height={56} layout="rowIcon" />
+    <SmartLink className={className} href={item.iconLink} lng={lng} label={title || undefined}>
+      <Image src={item.icon} alt={alt} width={56} height={56} layout="rowIcon" />
     </SmartLink>
   )
 }

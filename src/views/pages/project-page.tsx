@@ -60,13 +60,7 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
                 href={item.btnLink}
                 about={title}
               />
-              <IconLink
-                className="project__icon"
-                icon={item.icon}
-                href={item.iconLink}
-                lng={lng}
-                title={title}
-              />
+              <IconLink className="project__icon" item={item} lng={lng} title={title} />
             </div>
           </div>
         </div>
