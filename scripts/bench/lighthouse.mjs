@@ -176,8 +176,10 @@ async function lighthouseOnce(url) {
 
 async function waitForDevTools(port) {
   for (let attempt = 0; attempt < 100; attempt++) {
+    // Ready once DevTools names its browser socket: Lighthouse connects to that address, and a
+    // Chromium still starting answers /json/version without it on a busy machine.
     const ready = await fetch(`http://127.0.0.1:${port}/json/version`).then(
-      (r) => r.ok,
+      async (r) => r.ok && typeof (await r.json()).webSocketDebuggerUrl === 'string',
       () => false
     )
     if (ready) return
