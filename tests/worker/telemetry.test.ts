@@ -307,6 +307,27 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
     expect(points).toHaveLength(3 * 2)
   })
 
+  it('never limits local development, whose every tab and test is one loopback client', async () => {
+    const { points, dataset } = fakeDataset()
+    const limiter = countingLimiter(1)
+    const bindings = { VITALS: dataset, TELEMETRY_RATE_LIMITER: limiter.binding }
+    for (const address of ['127.0.0.1', '::1']) {
+      for (let i = 0; i < 5; i++) {
+        const response = await post('/api/vitals', vitals, {
+          headers: { 'CF-Connecting-IP': address },
+          bindings,
+        })
+        expect(response.status).toBe(204)
+      }
+    }
+    expect(limiter.keys).toEqual([])
+    expect(points).toHaveLength(10 * vitals.metrics.length)
+    // A public address is limited as before.
+    const headers = { 'CF-Connecting-IP': '198.51.100.4' }
+    expect((await post('/api/vitals', vitals, { headers, bindings })).status).toBe(204)
+    expect((await post('/api/vitals', vitals, { headers, bindings })).status).toBe(429)
+  })
+
   it('refuses a cross-site beacon before it counts against the client', async () => {
     const limiter = countingLimiter(100)
     const response = await post('/api/vitals', vitals, {
