@@ -20,9 +20,11 @@ const SCREENS = [
 
 /** '/' -> ['hy', 'home'], '/en/about' -> ['en', 'about']. */
 function languageAndPage(address: string): [string, string] {
-  const [, first = '', second = ''] = address.split('/')
-  const prefixed = first === 'en' || first === 'ru'
-  return [prefixed ? first : 'hy', (prefixed ? second : first) || 'home']
+  const segments = address.split('/').slice(1)
+  const prefixed = segments[0] === 'en' || segments[0] === 'ru'
+  const page = (prefixed ? segments.slice(1) : segments).filter(Boolean).join('-')
+  // A project's page is named for its path ('enterprises-3-northern-...'), not as the list page.
+  return [prefixed ? segments[0]! : 'hy', page || 'home']
 }
 
 for (const [device, screen] of SCREENS) {
