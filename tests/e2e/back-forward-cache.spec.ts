@@ -6,8 +6,8 @@
  * open. What could block it is what a page runs and keeps open: its islands (every page has the
  * navbar's and back-to-top; the home page adds the carousel, the contact page the form) and its
  * headers, which are the same for every page. So the walk takes one page per island set, in all
- * three languages, and the about and enterprises pages (the same islands): four pages, six
- * restores. The contact page is checked after a sent message too: sent by the island (fetch),
+ * three languages, and the about, enterprises and project pages (the same islands):
+ * ONE_PAGE_OF_EACH_KIND, walked forward and back. The contact page is checked after a sent message too: sent by the island (fetch),
  * and sent by the plain form, whose POST answers 303 (`no-store`) to `?sent=1`, a page like any other.
  *
  * Playwright launches Chromium with --disable-back-forward-cache; this spec drops that flag. The
@@ -20,11 +20,11 @@ import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 import { expect, gotoAndHydrate, test } from './fixtures'
 
-// Up to four page loads with hydration and six traversals: a first visit of the run, on a busy
+// One page load with hydration per page of the walk, and its traversals: a first visit of the run, on a busy
 // machine, renders the pages and transforms their images first.
 test.describe.configure({ timeout: 120_000 })
 
-/** One page of each island set, in the three languages: the carousel, the base set, the form, the base set. */
+/** One page of each kind, in the three languages: the carousel, the base set, the form, the base set twice. */
 const WALK = ONE_PAGE_OF_EACH_KIND
 
 test.use({
