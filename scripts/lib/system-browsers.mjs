@@ -11,8 +11,8 @@
  *   (`sudo apt-get install -y chromium`). A spec is never skipped for want of a browser.
  *
  * Browsers are looked for in BROWSER_BIN_DIR (default /usr/bin, where Debian puts them); the tests
- * of this module (tests/tooling/system-browsers.test.ts) point it at an empty folder and put a
- * stand-in apt-get on PATH.
+ * of this module (tests/tooling/system-browsers.test.ts) point it at an empty folder, put a
+ * stand-in apt-get on PATH, and name a user other than root in BROWSER_INSTALL_UID.
  */
 import { spawnSync } from 'node:child_process'
 import { accessSync, appendFileSync, constants, existsSync } from 'node:fs'
@@ -65,7 +65,12 @@ export function provideBrowsers({ who, needs, log = console.log, logFile }) {
     .map((browser) => `${browserExecutable(browser)} (${browser.why})`)
     .join('; ')
   const aptGet = findOnPath('apt-get')
-  const isRoot = process.getuid?.() === 0
+  // BROWSER_INSTALL_UID stands in for the user in this module's tests: running them as another
+  // user would need a checkout that user may read, which a private clone (mktemp -d) is not.
+  const uid = process.env.BROWSER_INSTALL_UID
+    ? Number(process.env.BROWSER_INSTALL_UID)
+    : process.getuid?.()
+  const isRoot = uid === 0
 
   if (!aptGet) {
     return {

@@ -125,7 +125,7 @@ describe('npm test on a machine without Debian’s chromium', () => {
 
   it('stops before any stage, naming the sudo command, when it is not root', () => {
     const machine = freshMachine()
-    const { status, lines, output } = npmTest([], machine, {}, { uid: 65534, gid: 65534 })
+    const { status, lines, output } = npmTest([], machine, { BROWSER_INSTALL_UID: '65534' })
     expect(status, output).toBe(1)
     expect(lines.slice(-2)).toEqual([
       `npm test: not installed: ${machine.binDir}/chromium (the browser tests need a Chromium with the back/forward cache, which the @sparticuz/chromium build lacks). Install with:`,
@@ -200,13 +200,9 @@ describe('npm run test:engines on a machine without Firefox ESR and WebKitGTK', 
 
   it('stops before any test, naming the one sudo command, when it is not root', () => {
     const machine = freshMachine()
-    const { status, output } = run(
-      'scripts/test-engines.mjs',
-      [],
-      machine,
-      {},
-      { uid: 65534, gid: 65534 }
-    )
+    const { status, output } = run('scripts/test-engines.mjs', [], machine, {
+      BROWSER_INSTALL_UID: '65534',
+    })
     expect(status, output).toBe(1)
     expect(output).toContain(
       '\n  sudo apt-get install -y firefox-esr webkit2gtk-driver xvfb\ntest:engines: FAILED: nothing run.'
