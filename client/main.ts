@@ -1,25 +1,24 @@
 /**
  * The client entry, small and free of React. It finds the island markers the server rendered
- * (src/views/island.tsx) and hydrates them off the page's critical path: after the load event,
- * once the main thread is idle, so the first paint and the largest one wait for no script. An
- * island the registry marks `hydrate: 'visible'` (the carousel) loads only when it nears the
- * viewport. Each island brings its own stylesheet, which is only ever for what it adds
+ * (src/views/island.tsx) and arms each to hydrate on the first of its triggers: a visitor's intent
+ * to use it, a scroll, or coming on screen (client/islands/registry.ts, client/triggers.ts). A page
+ * that is only read never evaluates React (docs/decisions/0022-islands-hydrate-on-intent.md); the
+ * head prefetches the hydration runtime after the load, so the first tap waits for no download.
+ * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
  *
  * Signals for browser tests: each hydrated marker gets `data-hydrated="true"`, and <html> gets
- * `data-client-loaded="true"` once every island due at idle has hydrated (or failed).
+ * `data-client-loaded="true"` once every island is armed and those already due (on screen, or the
+ * page already scrolled) have hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
 import { reportUnlessLeaving } from './load-failures'
 import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
-import { afterLoadWhenIdle } from './when-idle'
+import { armIsland } from './triggers'
+import { whenActivated } from './when-idle'
 
 /** Spec section 9: a script chunk that has not loaded after this long is a chunk-load failure. */
 const CHUNK_TIMEOUT_MS = 120_000
-/** At the latest, islands start hydrating this long after the load event, idle or not. */
-const IDLE_TIMEOUT_MS = 2000
-/** How near the viewport a `hydrate: 'visible'` island starts loading: half a screen ahead. */
-const VISIBLE_MARGIN = '50% 0px'
 
 function isIslandName(name: string | undefined): name is IslandName {
   return name !== undefined && Object.prototype.hasOwnProperty.call(islands, name)
@@ -88,42 +87,31 @@ async function hydrateMarker(marker: HTMLElement): Promise<void> {
   marker.dataset.hydrated = 'true'
 }
 
-/** Runs `run` once the marker's surroundings come near the viewport. */
-function whenNearViewport(marker: HTMLElement, run: () => void): void {
-  // The marker itself has no box (display: contents), so its parent is what scrolls into view.
-  const target = marker.parentElement ?? marker
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return
-      observer.disconnect()
-      run()
-    },
-    { rootMargin: VISIBLE_MARGIN }
-  )
-  observer.observe(target)
-}
-
-function hydrateIslands(): void {
-  const dueNow: Promise<void>[] = []
+function armIslands(): void {
+  const armed: Promise<void>[] = []
   for (const marker of document.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = marker.dataset.island
-    const island: Island | undefined = isIslandName(name) ? islands[name] : undefined
     const hydrate = () =>
-      hydrateMarker(marker).catch((error: unknown) =>
+      hydrateMarker(marker).catch((error: unknown) => {
         reportUnlessLeaving(() => {
           console.error(error)
           withReporter((reporter) => reporter.reportCaughtError(error))
         })
-      )
-    if (island?.hydrate === 'visible') whenNearViewport(marker, () => void hydrate())
-    else dueNow.push(hydrate())
+        throw error
+      })
+    if (!isIslandName(name)) {
+      armed.push(hydrate().catch(() => undefined))
+      continue
+    }
+    armed.push(armIsland(marker, islands[name].hydrate, hydrate))
   }
-  void Promise.allSettled(dueNow).then(() => {
+  void Promise.allSettled(armed).then(() => {
     document.documentElement.dataset.clientLoaded = 'true'
   })
 }
 
-afterLoadWhenIdle(hydrateIslands, IDLE_TIMEOUT_MS)
+// On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
+whenActivated(armIslands)
 
 // Web vitals and error reports: a chunk of its own, loaded after the load event when idle (or at
 // once, when an island fails: spec section 8 wants a chunk-load failure reported).

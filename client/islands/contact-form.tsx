@@ -4,7 +4,7 @@
  * hydrated, it validates with the shared schema on submit and then on every change, posts JSON to
  * the site's own /api/contact, and reports the outcome in a toast.
  */
-import { useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { wholeWordsStyle } from '../../src/shared/longest-word'
 import { toast, Toaster } from '../toasts/toaster'
 import {
@@ -84,6 +84,8 @@ const FIELDS = [
 ] as const
 
 type Focusable = { focus(): void }
+/** A field as the browser holds it: what the visitor typed, React's or not. */
+type Field = Focusable & { value: string }
 
 function errorsOf(values: ContactValues): ContactErrors {
   const result = validateContact(values)
@@ -107,13 +109,23 @@ export function ContactForm({
   const [notice, setNotice] = useState(initialNotice)
   // A ref, not state: a second submit in the same tick must see the first one at once.
   const inFlight = useRef(false)
-  const inputs = useRef<Partial<Record<ContactField, Focusable | null>>>({})
+  const inputs = useRef<Partial<Record<ContactField, Field | null>>>({})
   const labels = { name: texts.nameLabel, email: texts.emailLabel, comments: texts.messageLabel }
   const placeholders = {
     name: texts.namePlaceholder,
     email: texts.emailPlaceholder,
     comments: texts.messagePlaceholder,
   }
+
+  // The island hydrates when the visitor reaches it (client/islands/registry.ts): what they typed
+  // before that is in the fields, not yet in this state. Hydration leaves it there; take it in.
+  useEffect(() => {
+    const typed = Object.fromEntries(
+      FIELDS.map(({ field }) => [field, inputs.current[field]?.value ?? values[field]])
+    ) as ContactValues
+    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
+    // Only once, at hydration.
+  }, [])
 
   function change(field: ContactField, value: string) {
     const next = { ...values, [field]: value }
@@ -201,7 +213,7 @@ export function ContactForm({
             'aria-invalid': error ? true : undefined,
             'aria-describedby': error ? `${id}-error` : undefined,
             ref: (element: unknown) => {
-              inputs.current[field] = element as Focusable | null
+              inputs.current[field] = element as Field | null
             },
             onChange: (event: { target: unknown }) =>
               change(field, (event.target as { value: string }).value),

@@ -1,24 +1,45 @@
 /**
- * The one list of islands: name -> lazy loader, and when it hydrates. The name is the file's name
- * in client/islands/, which scripts/build-client.mjs builds as its own entry, so a page downloads
- * only the islands it renders. The server renders the same components through src/views/island.tsx.
+ * The one list of islands: name -> lazy loader, and what makes it hydrate. The name is the file's
+ * name in client/islands/, which scripts/build-client.mjs builds as its own entry, so a page
+ * downloads only the islands it renders. The server renders the same components through
+ * src/views/island.tsx.
  *
- * Every island hydrates after the load event when the main thread is idle (client/main.ts);
- * `hydrate: 'visible'` waits, beyond that, until the island nears the viewport.
+ * No island hydrates just because the page loaded: React costs a phone's main thread a long task
+ * to evaluate, which a visitor who only reads never needs (docs/decisions/0022-islands-hydrate-on-intent.md).
+ * An island hydrates on the first of its triggers (client/main.ts):
+ * - `interaction`: the pointer comes over it, a touch or press starts on it, or focus enters it; a
+ *   click on one of its buttons before hydration ends is replayed after;
+ * - `scroll`: the page scrolls (or was already scrolled when the entry ran);
+ * - `visible`: any of it is on screen.
  */
 import type { ComponentProps } from 'react'
 
-export type Island = { load: () => Promise<unknown>; hydrate?: 'visible' }
+export type Trigger = 'interaction' | 'scroll' | 'visible'
+
+export type Island = { load: () => Promise<unknown>; hydrate: readonly Trigger[] }
 
 export const islands = {
-  'back-to-top': { load: () => import('./back-to-top').then((m) => m.BackToTop) },
-  // Below the fold on every screen, and the heaviest island (Swiper).
-  carousel: { load: () => import('./carousel').then((m) => m.Carousel), hydrate: 'visible' },
-  'contact-form': { load: () => import('./contact-form').then((m) => m.ContactForm) },
+  // Hidden until the page has scrolled 500 px.
+  'back-to-top': {
+    load: () => import('./back-to-top').then((m) => m.BackToTop),
+    hydrate: ['scroll'],
+  },
+  // Below the fold on every screen, and the heaviest island (Swiper). A scroll-snap track until then.
+  carousel: { load: () => import('./carousel').then((m) => m.Carousel), hydrate: ['visible'] },
+  // On screen, a visitor may start typing at once; a submit before it hydrates is replayed.
+  'contact-form': {
+    load: () => import('./contact-form').then((m) => m.ContactForm),
+    hydrate: ['visible', 'interaction'],
+  },
   'language-dropdown': {
     load: () => import('./language-dropdown').then((m) => m.LanguageDropdown),
+    hydrate: ['interaction'],
   },
-  'navbar-menu': { load: () => import('./navbar-menu').then((m) => m.NavbarMenu) },
+  // Also marks the navbar sticky once the page scrolls.
+  'navbar-menu': {
+    load: () => import('./navbar-menu').then((m) => m.NavbarMenu),
+    hydrate: ['interaction', 'scroll'],
+  },
 } as const
 
 export type IslandName = keyof typeof islands

@@ -1,0 +1,111 @@
+/**
+ * When an island hydrates: on the first of its triggers (client/islands/registry.ts), never merely
+ * because the page loaded (docs/decisions/0022-islands-hydrate-on-intent.md).
+ */
+import type { Trigger } from './islands/registry'
+
+/** Events that announce a visitor is about to use an island: pointer over it, a press, focus. */
+const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const
+
+/**
+ * Arms `marker` to call `hydrate` once, on the first of `triggers`. Settles when the island's
+ * hydration has settled if a trigger had already fired when it was armed (on screen, or the page
+ * already scrolled), at once otherwise: what the entry's `data-client-loaded` signal waits for.
+ */
+export function armIsland(
+  marker: HTMLElement,
+  triggers: readonly Trigger[],
+  hydrate: () => Promise<void>
+): Promise<void> {
+  const disarms: (() => void)[] = []
+  const state: HydrationState = { settled: false }
+  let started: Promise<void> | undefined
+  const start = (): Promise<void> => {
+    if (!started) {
+      for (const disarm of disarms.splice(0)) disarm()
+      started = hydrate().finally(() => {
+        state.settled = true
+      })
+    }
+    return started
+  }
+  const dueNow: Promise<void>[] = []
+  for (const trigger of triggers) {
+    if (trigger === 'interaction') {
+      disarms.push(onIntent(marker, start))
+      holdEarlyClicks(marker, start, state)
+    } else if (trigger === 'scroll') {
+      if (scrollY > 0) dueNow.push(start())
+      else disarms.push(onFirstScroll(start))
+    } else dueNow.push(onVisible(marker, start, (disarm) => disarms.push(disarm)))
+  }
+  return Promise.allSettled(dueNow).then(() => undefined)
+}
+
+type HydrationState = { settled: boolean }
+
+function onIntent(marker: HTMLElement, start: () => Promise<void>): () => void {
+  const begin = () => void start()
+  for (const type of INTENT_EVENTS) marker.addEventListener(type, begin, { passive: true })
+  return () => {
+    for (const type of INTENT_EVENTS) marker.removeEventListener(type, begin)
+  }
+}
+
+function onFirstScroll(start: () => Promise<void>): () => void {
+  const begin = () => void start()
+  addEventListener('scroll', begin, { passive: true, once: true })
+  return () => removeEventListener('scroll', begin)
+}
+
+/**
+ * Observes the marker's box (the marker itself has none: `display: contents`, so its parent).
+ * Settles after the first observation: once hydrated if it was on screen, at once if not; and
+ * starts hydration whenever it comes on screen.
+ */
+function onVisible(
+  marker: HTMLElement,
+  start: () => Promise<void>,
+  addDisarm: (disarm: () => void) => void
+): Promise<void> {
+  return new Promise<void>((settle) => {
+    let first = true
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        observer.disconnect()
+        void start().finally(settle)
+      } else if (first) settle()
+      first = false
+    })
+    observer.observe(marker.parentElement ?? marker)
+    addDisarm(() => {
+      observer.disconnect()
+      settle()
+    })
+  })
+}
+
+/**
+ * A click on one of the island's buttons before its hydration has settled (a tap is faster than
+ * React on a slow phone) is held, starts hydration, and is given again once it has settled: to the
+ * hydrated island, or, if hydration failed, to the page as it is, so that a form's submit button
+ * still submits the form.
+ */
+function holdEarlyClicks(
+  marker: HTMLElement,
+  start: () => Promise<void>,
+  state: HydrationState
+): void {
+  const hold = (event: MouseEvent) => {
+    if (state.settled) return marker.removeEventListener('click', hold, true)
+    const button = event.target instanceof Element ? event.target.closest('button') : null
+    if (!button || !marker.contains(button)) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    const giveAgain = () => {
+      if (button.isConnected) button.click()
+    }
+    start().then(giveAgain, giveAgain)
+  }
+  marker.addEventListener('click', hold, true)
+}
