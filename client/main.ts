@@ -2,8 +2,11 @@
  * The client entry, small and free of React. It finds the island markers the server rendered
  * (src/views/island.tsx) and arms each to hydrate on the first of its triggers: a visitor's intent
  * to use it, a scroll, or coming on screen (client/islands/registry.ts, client/triggers.ts). A page
- * that is only read never evaluates React (docs/decisions/0022-islands-hydrate-on-intent.md); the
- * head prefetches the hydration runtime after the load, so the first tap waits for no download.
+ * that is only read never evaluates React (docs/decisions/0022-islands-hydrate-on-intent.md). Once
+ * the page has loaded and the main thread is idle, it prefetches the hydration runtime (the files
+ * its own script tag names in `data-hydration-runtime`, src/views/assets.tsx) at the browser's
+ * lowest priority, so the first tap waits for no download and nothing competes with the page's
+ * own images.
  * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
  *
@@ -15,10 +18,12 @@ import { islands, type Island, type IslandName } from './islands/registry'
 import { reportUnlessLeaving } from './load-failures'
 import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
 import { armIsland } from './triggers'
-import { whenActivated } from './when-idle'
+import { afterLoadWhenIdle, whenActivated } from './when-idle'
 
 /** Spec section 9: a script chunk that has not loaded after this long is a chunk-load failure. */
 const CHUNK_TIMEOUT_MS = 120_000
+/** At the latest, the hydration runtime is prefetched this long after the load event, idle or not. */
+const PREFETCH_TIMEOUT_MS = 3000
 
 function isIslandName(name: string | undefined): name is IslandName {
   return name !== undefined && Object.prototype.hasOwnProperty.call(islands, name)
@@ -110,8 +115,21 @@ function armIslands(): void {
   })
 }
 
+/** Puts the hydration runtime in the HTTP cache without evaluating it. */
+function prefetchHydrationRuntime(): void {
+  const entry = document.querySelector<HTMLScriptElement>('script[data-hydration-runtime]')
+  for (const href of entry?.dataset.hydrationRuntime?.split(' ').filter(Boolean) ?? []) {
+    const link = document.createElement('link')
+    link.rel = 'prefetch'
+    link.href = href
+    link.crossOrigin = 'anonymous'
+    document.head.append(link)
+  }
+}
+
 // On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
 whenActivated(armIslands)
+afterLoadWhenIdle(prefetchHydrationRuntime, PREFETCH_TIMEOUT_MS)
 
 // Web vitals and error reports: a chunk of its own, loaded after the load event when idle (or at
 // once, when an island fails: spec section 8 wants a chunk-load failure reported).

@@ -61,7 +61,7 @@ function fontFaceRules() {
     const ranges = JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'unicode.json'), 'utf8'))
     return subsets.map((subset) => {
       const file = `./node_modules/${pkg}/files/${pkg.split('/')[1]}-${subset}-wght-normal.woff2`
-      return `@font-face{font-family:'${family}';font-style:normal;font-display:optional;font-weight:${WEIGHTS[0]} ${WEIGHTS[1]};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
+      return `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${WEIGHTS[0]} ${WEIGHTS[1]};src:url(${file}) format('woff2');unicode-range:${ranges[subset]}}`
     })
   }).join('\n')
 }
@@ -240,20 +240,6 @@ const islandFiles = islands.map((name) => {
   }
 })
 
-/** The emitted woff2 file of each subset in FONTS, by subset name. */
-function fontFiles() {
-  const subsets = FONTS.flatMap(({ subsets }) => subsets)
-  return Object.fromEntries(
-    subsets.map((subset) => {
-      const file = Object.keys(outputs).find((out) =>
-        new RegExp(`/fonts/noto-sans(-armenian)?-${subset}-wght-normal-[^/]+\\.woff2$`).test(out)
-      )
-      if (!file) throw new Error(`build-client: no font file was emitted for ${subset}`)
-      return [subset, toUrl(file)]
-    })
-  )
-}
-
 const hydrateFiles = [hydrate, ...staticImports(hydrate)].filter((chunk) => !mainChunks.has(chunk))
 
 const manifest = {
@@ -265,8 +251,6 @@ const manifest = {
   stylesheets: Object.fromEntries(
     Object.entries(PAGE_KINDS).map(([kind, page]) => [page ?? 'other', stylesheets[kind]])
   ),
-  /** Each font subset's file, which the page head preloads for its language (src/views/assets.tsx). */
-  fonts: fontFiles(),
   islands: Object.fromEntries(
     islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])
   ),

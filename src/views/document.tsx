@@ -71,7 +71,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         {image && <meta name="twitter:image" content={image} />}
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
-        <ClientAssets pageKey={pageKey} lng={lng} />
+        <ClientAssets pageKey={pageKey} />
       </head>
       <body>
         <a className="skip-link" href="#main">
