@@ -10,7 +10,8 @@
  * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
  *
- * Signals for browser tests: each hydrated marker gets `data-hydrated="true"`, and <html> gets
+ * Signals for browser tests: a marker has `data-hydrating` while its hydration is under way and
+ * `data-hydrated="true"` once it has hydrated, and <html> gets
  * `data-client-loaded="true"` once every island is armed and those already due (on screen, or the
  * page already scrolled) have hydrated (or failed).
  */
@@ -78,18 +79,23 @@ async function hydrateMarker(marker: HTMLElement): Promise<void> {
   if (!isIslandName(name)) throw new Error(`unknown island "${name}"`)
   const island: Island = islands[name]
   const styles = (marker.dataset.islandCss ?? '').split(' ').filter(Boolean)
-  const [{ hydrateIsland }, Component] = await Promise.all([
-    loadChunk(name, () => import('./hydrate')),
-    loadChunk(name, island.load),
-    ...styles.map((href) => loadStylesheet(name, href)),
-  ])
-  await hydrateIsland(
-    marker,
-    name,
-    Component as Parameters<typeof hydrateIsland>[2],
-    readProps(marker)
-  )
-  marker.dataset.hydrated = 'true'
+  marker.dataset.hydrating = 'true'
+  try {
+    const [{ hydrateIsland }, Component] = await Promise.all([
+      loadChunk(name, () => import('./hydrate')),
+      loadChunk(name, island.load),
+      ...styles.map((href) => loadStylesheet(name, href)),
+    ])
+    await hydrateIsland(
+      marker,
+      name,
+      Component as Parameters<typeof hydrateIsland>[2],
+      readProps(marker)
+    )
+    marker.dataset.hydrated = 'true'
+  } finally {
+    delete marker.dataset.hydrating
+  }
 }
 
 function armIslands(): void {

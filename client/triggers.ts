@@ -8,9 +8,10 @@ import type { Trigger } from './islands/registry'
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const
 
 /**
- * Arms `marker` to call `hydrate` once, on the first of `triggers`. Settles when the island's
- * hydration has settled if a trigger had already fired when it was armed (on screen, or the page
- * already scrolled), at once otherwise: what the entry's `data-client-loaded` signal waits for.
+ * Arms `marker` to call `hydrate` once, on the first of `triggers`: intent at once, a scroll or
+ * coming on screen from the load event on. Settles after the load event: once the island's
+ * hydration has settled if a trigger had fired by then (on screen, the page already scrolled, a
+ * visitor's early tap), at once otherwise. The entry's `data-client-loaded` signal waits for it.
  */
 export function armIsland(
   marker: HTMLElement,
@@ -29,23 +30,40 @@ export function armIsland(
     }
     return started
   }
-  const dueNow: Promise<void>[] = []
-  for (const trigger of triggers) {
-    if (trigger === 'interaction') {
-      disarms.push(onIntent(marker, start))
-      holdEarlyClicks(marker, start, state)
-    } else if (trigger === 'scroll') {
+  if (triggers.includes('interaction')) {
+    disarms.push(onIntent(marker, start))
+    holdEarlyClicks(marker, start, state)
+  }
+  // The others wait for the load event: the page's own images and fonts come first.
+  return afterLoad().then(() => {
+    if (started) return started.then(ignore, ignore)
+    const dueNow: Promise<void>[] = []
+    if (triggers.includes('scroll')) {
       if (scrollY > 0) dueNow.push(start())
       else disarms.push(onFirstScroll(start))
-    } else dueNow.push(onVisible(marker, start, (disarm) => disarms.push(disarm)))
-  }
-  return Promise.allSettled(dueNow).then(() => undefined)
+    }
+    if (triggers.includes('visible'))
+      dueNow.push(onVisible(marker, start, (disarm) => disarms.push(disarm)))
+    return Promise.allSettled(dueNow).then(ignore)
+  })
+}
+
+const ignore = () => undefined
+
+function afterLoad(): Promise<void> {
+  if (document.readyState === 'complete') return Promise.resolve()
+  return new Promise((resolve) => addEventListener('load', () => resolve(), { once: true }))
 }
 
 type HydrationState = { settled: boolean }
 
+/** Starts hydration from an event: its failure is reported by the caller's `hydrate`. */
+function starter(start: () => Promise<void>): () => void {
+  return () => void start().catch(() => undefined)
+}
+
 function onIntent(marker: HTMLElement, start: () => Promise<void>): () => void {
-  const begin = () => void start()
+  const begin = starter(start)
   for (const type of INTENT_EVENTS) marker.addEventListener(type, begin, { passive: true })
   return () => {
     for (const type of INTENT_EVENTS) marker.removeEventListener(type, begin)
@@ -53,7 +71,7 @@ function onIntent(marker: HTMLElement, start: () => Promise<void>): () => void {
 }
 
 function onFirstScroll(start: () => Promise<void>): () => void {
-  const begin = () => void start()
+  const begin = starter(start)
   addEventListener('scroll', begin, { passive: true, once: true })
   return () => removeEventListener('scroll', begin)
 }
@@ -73,7 +91,7 @@ function onVisible(
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
         observer.disconnect()
-        void start().finally(settle)
+        start().then(settle, settle)
       } else if (first) settle()
       first = false
     })

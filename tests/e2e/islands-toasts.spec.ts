@@ -46,6 +46,12 @@ async function raiseToast(
   await page.locator('#contact-name').fill('Anna')
   await page.locator('#contact-email').fill('anna@example.com')
   await page.locator('#contact-comments').fill('A question about the Arabkir Residence.')
+  // Reaching the form hydrates it, and the scroll the navbar: both done before the clock stops.
+  await expect(page.locator('[data-island="contact-form"]')).toHaveAttribute(
+    'data-hydrated',
+    'true'
+  )
+  await page.waitForFunction(() => document.querySelector('[data-hydrating]') === null)
   // An hour on: past every timer of the page's load, far from where the page's clock is now.
   if (holdClock) await page.clock.pauseAt(CLOCK_START + 3_600_000)
   await page.locator('.contact-form__submit').click()

@@ -259,13 +259,55 @@ test.describe('hydration', () => {
       })
       expect(loadEventEnd).toBeGreaterThan(0)
       expect(early).toEqual([])
-      // And the islands did hydrate, after it.
-      await expect(page.locator('[data-island="language-dropdown"]')).toHaveAttribute(
-        'data-hydrated',
-        'true'
-      )
     })
   }
+
+  test('evaluates React only once the visitor reaches for an island', async ({ page }) => {
+    await gotoAndHydrate(page, '/en/about')
+    const dropdown = page.locator('[data-island="language-dropdown"]')
+    // The hydration runtime is prefetched once the page is idle, and not run.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .some((resource) => /\/assets\/hydrate-\w+\.js$/.test(resource.name))
+        )
+      )
+      .toBe(true)
+    expect(await page.locator('[data-hydrated], [data-hydrating]').count()).toBe(0)
+    expect(await page.evaluate(() => '__reactContainer' in document.body)).toBe(false)
+
+    await page.getByRole('button', { name: `${en.ui.language}: ENGLISH` }).hover()
+    await expect(dropdown).toHaveAttribute('data-hydrated', 'true')
+    // Only the island reached for.
+    await expect(page.locator('[data-hydrated]')).toHaveCount(1)
+  })
+
+  test.describe('on a phone', () => {
+    test.use(phone)
+
+    test('a tap on the menu before it has hydrated opens it once hydrated', async ({ page }) => {
+      // Hold the island's chunk until the tap has happened.
+      let release = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      await page.route(/\/assets\/navbar-menu-[\w-]+\.js$/, async (route) => {
+        await held
+        await route.continue()
+      })
+      await gotoAndHydrate(page, '/ru/about')
+      const toggle = page.getByRole('button', { name: ru.ui.menu, exact: true })
+      await toggle.tap()
+      await expect(page.locator('[data-island="navbar-menu"]')).toHaveAttribute(
+        'data-hydrating',
+        'true'
+      )
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+      release()
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+      await expect(page.locator('#navbar-links')).toBeVisible()
+    })
+  })
 })
 
 test.describe('the carousel chunk', () => {

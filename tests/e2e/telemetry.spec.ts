@@ -92,6 +92,8 @@ test('reports an island whose chunk fails to load as a chunk-load failure', asyn
   )
   const report = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
   await gotoAndHydrate(page, '/en/about')
+  // The visitor reaches for the dropdown, which starts its hydration (client/triggers.ts).
+  await page.locator('.lang-dropdown__button').hover()
   const response = await report
   expect(response.status()).toBe(204)
   expect(beaconOf(response.request())).toMatchObject({
@@ -105,7 +107,9 @@ test('reports an island whose chunk fails to load as a chunk-load failure', asyn
       },
     ],
   })
-  // The page carries on: every other island hydrates, and the dropdown still works as a plain link list.
+  // The page carries on: other islands hydrate (a scroll starts the navbar's), and the dropdown
+  // still works as a plain link list.
+  await page.mouse.wheel(0, 600)
   await expect(page.locator('[data-island="navbar-menu"]')).toHaveAttribute('data-hydrated', 'true')
   await expect(page.locator('[data-island="language-dropdown"]')).not.toHaveAttribute(
     'data-hydrated',
