@@ -23,10 +23,10 @@ export function armIsland(
   let started: Promise<void> | undefined
   const start = (): Promise<void> => {
     if (!started) {
-      for (const disarm of disarms.splice(0)) disarm()
       started = hydrate().finally(() => {
         state.settled = true
       })
+      for (const disarm of disarms.splice(0)) disarm()
     }
     return started
   }
@@ -96,9 +96,10 @@ function onVisible(
       first = false
     })
     observer.observe(marker.parentElement ?? marker)
+    // Another trigger came first: this one settles with the hydration it started.
     addDisarm(() => {
       observer.disconnect()
-      settle()
+      start().then(settle, settle)
     })
   })
 }

@@ -118,13 +118,18 @@ export function ContactForm({
   }
 
   // The island hydrates when the visitor reaches it (client/islands/registry.ts): what they typed
-  // before that is in the fields, not yet in this state. Hydration leaves it there; take it in.
-  useEffect(() => {
-    const typed = Object.fromEntries(
+  // before that is in the fields, not yet in this state (hydration leaves a field's value as it
+  // is). Take it in once hydrated, and read the fields themselves on submit: a submit held until
+  // hydration (client/triggers.ts) comes before this state has caught up.
+  function typedValues(): ContactValues {
+    return Object.fromEntries(
       FIELDS.map(({ field }) => [field, inputs.current[field]?.value ?? values[field]])
     ) as ContactValues
+  }
+
+  useEffect(() => {
+    const typed = typedValues()
     if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
-    // Only once, at hydration.
   }, [])
 
   function change(field: ContactField, value: string) {
@@ -136,7 +141,9 @@ export function ContactForm({
   async function submit(event: FormEvent) {
     event.preventDefault()
     if (inFlight.current) return
-    const result = validateContact(values)
+    const typed = typedValues()
+    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
+    const result = validateContact(typed)
     setValidating(true)
     setNotice(undefined)
     if (!result.ok) {

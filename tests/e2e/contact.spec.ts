@@ -250,6 +250,46 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
   })
 }
 
+test.describe('contact form reached before it has hydrated', () => {
+  test('sends what the visitor typed and submitted meanwhile, once, as the hydrated form does', async ({
+    page,
+  }) => {
+    await asNewClient(page)
+    // Hold the form's chunk until the visitor has typed and pressed the button (client/triggers.ts).
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/contact-form-[\w-]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/contact'))
+        posts.push(request.postData() ?? '')
+    })
+    await page.goto('/en/contact-us', { waitUntil: 'load' })
+    const comments = uniqueComments('early')
+    await field(page, content('', 'nameLabel')).fill('Early Visitor')
+    await field(page, content('', 'emailLabel')).fill('early@example.com')
+    await field(page, content('', 'messageLabel')).fill(comments)
+    await page.getByRole('button', { name: content('', 'sendButtonText') }).click()
+    await expect(page.locator('[data-island="contact-form"]')).toHaveAttribute(
+      'data-hydrating',
+      'true'
+    )
+    release()
+    await expect(toast(page, en.contact.success)).toBeVisible()
+    expect(posts).toHaveLength(1)
+    expect(JSON.parse(posts[0]!)).toMatchObject({
+      name: 'Early Visitor',
+      email: 'early@example.com',
+      comments,
+    })
+    // The page did not leave for the no-JavaScript answer.
+    expect(new URL(page.url()).pathname).toBe('/en/contact-us')
+  })
+})
+
 test.describe('contact page weight', () => {
   test('ships at most 95 KB of gzipped JavaScript, the form island included', async ({ page }) => {
     const scripts = new Map<string, Promise<Buffer>>()

@@ -43,13 +43,19 @@ describe('the document head', () => {
   })
 
   it.each(PAGES)(
-    '%s loads one entry module and preloads neither fonts nor island modules',
+    '%s loads one entry module and preloads neither fonts, island modules nor the hydration runtime',
     async (path) => {
       const head = await headOf(path)
       const scripts = await select(head, 'script[src]')
+      // The entry names the hydration runtime it prefetches when idle (decision 0022).
       expect(scripts.map((script) => script.attrs)).toEqual([
-        { type: 'module', src: clientManifest.entry },
+        {
+          type: 'module',
+          src: clientManifest.entry,
+          'data-hydration-runtime': clientManifest.hydrate.join(' '),
+        },
       ])
+      expect(await select(head, 'link[rel="prefetch"]')).toEqual([])
       expect(await select(head, 'link[as="font"]')).toEqual([])
       const preloaded = (await select(head, 'link[rel="modulepreload"]')).map(
         (link) => link.attrs.href
