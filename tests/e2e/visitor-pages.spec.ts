@@ -9,7 +9,13 @@
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { expect, test } from './engines/engine-fixtures'
-import { attributes, horizontalOverflow, isShown, scrollThroughImages } from './engines/in-page'
+import {
+  attributes,
+  horizontalOverflow,
+  isShown,
+  renderSkippedParts,
+  scrollThroughImages,
+} from './engines/in-page'
 import { DESKTOP, PHONE } from './engines/visitor'
 import { IMAGE_WAIT_MS } from './fixtures'
 
@@ -95,6 +101,7 @@ for (const [device, screen] of SCREENS) {
         expect(await visitor.run(() => document.querySelectorAll('h1').length, null)).toBe(1)
         expect(await visitor.run(isShown, 'h1')).toBe(true)
 
+        await visitor.run(renderSkippedParts, null)
         await visitor.screenshot(`${visitor.engine}-${language}-${pageName}-${device}`)
       })
     }

@@ -81,6 +81,16 @@ export async function settled(timeoutMs: number): Promise<boolean> {
   return hydrated()
 }
 
+/**
+ * Renders the parts of the page that `content-visibility: auto` skips away from the screen
+ * (docs/decisions/0023-first-frame-layout.md), so that a full-page screenshot, which captures
+ * beyond the screen without scrolling, shows the page as a visitor scrolling it sees it.
+ */
+export function renderSkippedParts(): void {
+  for (const part of document.querySelectorAll<HTMLElement>('main > *'))
+    part.style.contentVisibility = 'visible'
+}
+
 /** Two frames: whatever a resize or a scroll changed has been laid out and painted. */
 export function nextFrames(): Promise<void> {
   return new Promise((resolve) =>
