@@ -18,7 +18,7 @@ import type { Browser } from '@playwright/test'
 import { FIRST_LOAD_TRACE_CATEGORIES, firstLoadWork } from '../../scripts/lib/first-load-trace.mjs'
 import { FLOOR_PAGE_HTML, FLOOR_PAGE_PATH } from '../../src/shared/floor-page'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
-import { expect, test } from './fixtures'
+import { expect, gotoAndHydrate, phone, test } from './fixtures'
 
 /** Layout + style CPU time at most this many times the plain page's (measured: 8-18x on 2 busy cores). */
 const LAYOUT_RATIO_BOUND = 40
@@ -89,6 +89,38 @@ test.describe('first load', () => {
       expect(ratio, `layout+style CPU time over the plain page's: ${figures}`).toBeLessThanOrEqual(
         LAYOUT_RATIO_BOUND
       )
+    })
+  }
+})
+
+test.describe('the first frame', () => {
+  test.use(phone)
+
+  // The pages with a part two screens down on a phone (on the others, the part after the banner is
+  // a list that starts on the first screen).
+  for (const address of ['/', '/en/about', '/ru']) {
+    test(`${address} lays out its banner first, and a part below the screen only once it nears it`, async ({
+      page,
+    }) => {
+      await gotoAndHydrate(page, address)
+      // The last part of <main> that holds no island (docs/decisions/0023-first-frame-layout.md).
+      const skipped = () =>
+        page.evaluate(() => {
+          const parts = [...document.querySelectorAll('main > *')].slice(1)
+          const last = parts.filter((part) => !part.querySelector('[data-island]')).at(-1)
+          if (!last) return null
+          const below = last.getBoundingClientRect().top > 2 * innerHeight
+          // The part itself is laid out (as a box of its remembered or guessed height); its contents are not.
+          const content = last.firstElementChild ?? last
+          return { below, rendered: content.checkVisibility({ contentVisibilityAuto: true }) }
+        })
+      const atLoad = await skipped()
+      expect(atLoad?.below, 'a part two screens below the top').toBe(true)
+      expect(atLoad!.rendered, 'rendered at load').toBe(false)
+      await page.evaluate(() =>
+        scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' })
+      )
+      await expect.poll(async () => (await skipped())?.rendered).toBe(true)
     })
   }
 })
