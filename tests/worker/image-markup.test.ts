@@ -104,11 +104,14 @@ describe('content images on every page', () => {
     expect([...seen].sort()).toEqual(Object.keys(IMAGE_LAYOUTS).sort())
   })
 
-  it('caps the ladder of small images at three times their widest display', () => {
-    expect(widthsFor(IMAGE_LAYOUTS.founder, IMAGE_WIDTHS)).toEqual([96, 160, 320, 480, 640])
-    expect(widthsFor(IMAGE_LAYOUTS.partner, IMAGE_WIDTHS)).toEqual([96, 160, 320, 480])
+  it('offers only the rungs a browser can pick: from the narrowest display at DPR 1 to three times the widest', () => {
+    expect(widthsFor(IMAGE_LAYOUTS.founder, IMAGE_WIDTHS)).toEqual([160, 320, 480, 640])
+    expect(widthsFor(IMAGE_LAYOUTS.partner, IMAGE_WIDTHS)).toEqual([160, 320, 480])
     expect(widthsFor(IMAGE_LAYOUTS.serviceIcon, IMAGE_WIDTHS)).toEqual([96, 160])
-    expect(widthsFor(IMAGE_LAYOUTS.banner, IMAGE_WIDTHS)).toEqual([...IMAGE_WIDTHS])
+    expect(widthsFor(IMAGE_LAYOUTS.card, IMAGE_WIDTHS)).toEqual([
+      320, 480, 640, 768, 960, 1280, 1600, 1920,
+    ])
+    expect(widthsFor(IMAGE_LAYOUTS.banner, IMAGE_WIDTHS)).toEqual(IMAGE_WIDTHS.slice(2))
   })
 
   it('sends a missing image through the route with its slot fallback, and a missing address as the fallback itself', async () => {
