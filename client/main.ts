@@ -2,7 +2,7 @@
  * The client entry, small and free of React. It finds the island markers the server rendered
  * (src/views/island.tsx) and arms each to hydrate on the first of its triggers: a visitor's intent
  * to use it, a scroll, or coming on screen (client/islands/registry.ts, client/triggers.ts). A page
- * that is only read never evaluates React (docs/decisions/0022-islands-hydrate-on-intent.md). Once
+ * that is only read never evaluates React (docs/decisions/0021-islands-hydrate-on-intent.md). Once
  * the page has loaded and the main thread is idle, it prefetches the hydration runtime (the files
  * its own script tag names in `data-hydration-runtime`, src/views/assets.tsx) at the browser's
  * lowest priority, so the first tap waits for no download and nothing competes with the page's

@@ -1,6 +1,6 @@
 /**
  * When an island hydrates: on the first of its triggers (client/islands/registry.ts), never merely
- * because the page loaded (docs/decisions/0022-islands-hydrate-on-intent.md).
+ * because the page loaded (docs/decisions/0021-islands-hydrate-on-intent.md).
  */
 import type { Trigger } from './islands/registry'
 

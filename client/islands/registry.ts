@@ -5,7 +5,7 @@
  * src/views/island.tsx.
  *
  * No island hydrates just because the page loaded: React costs a phone's main thread a long task
- * to evaluate, which a visitor who only reads never needs (docs/decisions/0022-islands-hydrate-on-intent.md).
+ * to evaluate, which a visitor who only reads never needs (docs/decisions/0021-islands-hydrate-on-intent.md).
  * An island hydrates on the first of its triggers (client/main.ts):
  * - `interaction`: the pointer comes over it, a touch or press starts on it, or focus enters it; a
  *   click on one of its buttons before hydration ends is replayed after;

@@ -19,7 +19,7 @@ export const step = {
       "\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that plus the islands' " +
         'stylesheets; JS is everything the page can run: the entry, the hydration runtime, the islands it renders and the ' +
         'telemetry reporter. At load only the entry runs; after it, the reporter, and the hydration runtime is prefetched ' +
-        "when idle; an island's chunk loads and React runs only when a visitor reaches for an island (decision 0022).\n"
+        "when idle; an island's chunk loads and React runs only when a visitor reaches for an island (decision 0021).\n"
     )
     report.table(await pageWeights(site.origin))
   },

@@ -103,7 +103,7 @@ test.describe('the first frame', () => {
       page,
     }) => {
       await gotoAndHydrate(page, address)
-      // The last part of <main> that holds no island (docs/decisions/0023-first-frame-layout.md).
+      // The last part of <main> that holds no island (docs/decisions/0022-first-frame-layout.md).
       const skipped = () =>
         page.evaluate(() => {
           const parts = [...document.querySelectorAll('main > *')].slice(1)

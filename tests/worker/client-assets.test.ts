@@ -47,7 +47,7 @@ describe('the document head', () => {
     async (path) => {
       const head = await headOf(path)
       const scripts = await select(head, 'script[src]')
-      // The entry names the hydration runtime it prefetches when idle (decision 0022).
+      // The entry names the hydration runtime it prefetches when idle (decision 0021).
       expect(scripts.map((script) => script.attrs)).toEqual([
         {
           type: 'module',

@@ -83,7 +83,7 @@ export async function settled(timeoutMs: number): Promise<boolean> {
 
 /**
  * Renders the parts of the page that `content-visibility: auto` skips away from the screen
- * (docs/decisions/0023-first-frame-layout.md), so that a full-page screenshot, which captures
+ * (docs/decisions/0022-first-frame-layout.md), so that a full-page screenshot, which captures
  * beyond the screen without scrolling, shows the page as a visitor scrolling it sees it.
  */
 export function renderSkippedParts(): void {
