@@ -3,6 +3,7 @@
  * because the page loaded (docs/decisions/0021-islands-hydrate-on-intent.md).
  */
 import type { Trigger } from './islands/registry'
+import { afterLoad } from './when-idle'
 
 /** Events that announce a visitor is about to use an island: pointer over it, a press, focus. */
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const
@@ -49,11 +50,6 @@ export function armIsland(
 }
 
 const ignore = () => undefined
-
-function afterLoad(): Promise<void> {
-  if (document.readyState === 'complete') return Promise.resolve()
-  return new Promise((resolve) => addEventListener('load', () => resolve(), { once: true }))
-}
 
 type HydrationState = { settled: boolean }
 

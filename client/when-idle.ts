@@ -14,9 +14,13 @@ export function afterLoadWhenIdle(run: () => void, timeoutMs: number): void {
     if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: timeoutMs })
     else setTimeout(run, 1)
   }
-  const whenShown = () => whenActivated(whenIdle)
-  if (document.readyState === 'complete') whenShown()
-  else addEventListener('load', whenShown, { once: true })
+  void afterLoad().then(() => whenActivated(whenIdle))
+}
+
+/** Settles once the load event has fired (at once if it has). */
+export function afterLoad(): Promise<void> {
+  if (document.readyState === 'complete') return Promise.resolve()
+  return new Promise((resolve) => addEventListener('load', () => resolve(), { once: true }))
 }
 
 /**

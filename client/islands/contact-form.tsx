@@ -121,16 +121,16 @@ export function ContactForm({
   // before that is in the fields, not yet in this state (hydration leaves a field's value as it
   // is). Take it in once hydrated, and read the fields themselves on submit: a submit held until
   // hydration (client/triggers.ts) comes before this state has caught up.
-  function typedValues(): ContactValues {
-    return Object.fromEntries(
+  /** The fields' values as the browser holds them, taken into this state where they differ. */
+  function catchUp(): ContactValues {
+    const typed = Object.fromEntries(
       FIELDS.map(({ field }) => [field, inputs.current[field]?.value ?? values[field]])
     ) as ContactValues
+    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
+    return typed
   }
 
-  useEffect(() => {
-    const typed = typedValues()
-    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
-  }, [])
+  useEffect(() => void catchUp(), [])
 
   function change(field: ContactField, value: string) {
     const next = { ...values, [field]: value }
@@ -141,9 +141,7 @@ export function ContactForm({
   async function submit(event: FormEvent) {
     event.preventDefault()
     if (inFlight.current) return
-    const typed = typedValues()
-    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
-    const result = validateContact(typed)
+    const result = validateContact(catchUp())
     setValidating(true)
     setNotice(undefined)
     if (!result.ok) {

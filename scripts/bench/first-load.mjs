@@ -87,12 +87,7 @@ export const step = {
  * @returns {Promise<{ chromium: string, rows: FirstLoadRow[] }>} one row per page, the floor first
  */
 export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }) {
-  const executable = await chromiumPath()
-  const browser = await puppeteer.launch({
-    executablePath: executable,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  })
+  const { browser, executable } = await launchChromium()
   try {
     const targets = [FLOOR_PAGE_PATH, ...pages]
     /** @type {Map<string, LoadFigures[]>} */
@@ -112,6 +107,17 @@ export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }
   } finally {
     await browser.close()
   }
+}
+
+/** Debian's Chromium, headless, with the bench's flags. */
+async function launchChromium() {
+  const executable = await chromiumPath()
+  const browser = await puppeteer.launch({
+    executablePath: executable,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  })
+  return { browser, executable }
 }
 
 /**
@@ -314,12 +320,7 @@ export function firstLoadTable(rows, lighthouse) {
  * event's own time (its duration less its children's), largest first. Where a first frame goes.
  */
 export async function traceBreakdown(url) {
-  const executable = await chromiumPath()
-  const browser = await puppeteer.launch({
-    executablePath: executable,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  })
+  const { browser } = await launchChromium()
   try {
     const trace = await inFreshTab(browser, async ({ page }) => {
       await page.tracing.start({ categories: TRACE_CATEGORIES })

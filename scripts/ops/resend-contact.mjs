@@ -10,7 +10,7 @@
  * Prints the site's answer ({resent, failed, missing}: ids); exits 1 when the call is refused or
  * some letter could not be queued (it stays kept; run it again).
  */
-import { createHmac } from 'node:crypto'
+import { signedJsonHeaders } from '../lib/publish-signing.mjs'
 
 const [origin, ...ids] = process.argv.slice(2)
 const secret = process.env.PUBLISH_SECRET
@@ -21,15 +21,9 @@ if (!origin || !/^https?:\/\//.test(origin))
 if (!secret) fail("PUBLISH_SECRET is not set: the call is signed with the site's publish secret")
 
 const body = JSON.stringify(ids.length ? { ids } : {})
-const timestamp = String(Math.floor(Date.now() / 1000))
-const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
 const response = await fetch(new URL('/api/contact/resend', origin), {
   method: 'POST',
-  headers: {
-    'Content-Type': 'application/json',
-    'X-Publish-Timestamp': timestamp,
-    'X-Publish-Signature': `sha256=${signature}`,
-  },
+  headers: signedJsonHeaders(secret, body),
   body,
   signal: AbortSignal.timeout(60_000),
 }).catch((error) => fail(`${origin}: ${String(error)}`))

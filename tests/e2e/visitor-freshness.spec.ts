@@ -8,11 +8,11 @@
  * The site runs on its own `wrangler dev` against the soak's fake CMS (tests/soak/fake-backend.mjs),
  * which an editor can change, with a publish hook secret, so the change is live at once.
  */
-import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
+import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
 import { startFakeBackend } from '../soak/fake-backend.mjs'
 import { expect, test } from './engines/engine-fixtures'
 
@@ -49,15 +49,9 @@ test.describe('a page edited between two visits', () => {
   /** The editor's change made live: the CMS's publish hook, signed as the CMS signs it. */
   async function publishHome(): Promise<void> {
     const body = JSON.stringify({ payloads: ['get-home-page'] })
-    const timestamp = String(Math.floor(Date.now() / 1000))
-    const signature = createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')
     const hook = await fetch(`${site!.origin}/api/publish`, {
       method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Publish-Timestamp': timestamp,
-        'X-Publish-Signature': `sha256=${signature}`,
-      },
+      headers: signedJsonHeaders(SECRET, body),
       body,
       signal: AbortSignal.timeout(20_000),
     })

@@ -15,11 +15,11 @@
  *    answers once the new payload is stored, so this waits for nothing).
  * Every step is bounded; exit code 1 on any failure.
  */
-import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
+import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
 import { startFakeBackend } from './fake-backend.mjs'
 
 const TTL_SECONDS = 2
@@ -54,15 +54,9 @@ try {
 
   backend.edit('home', { servicesTitle: 'Services after the hook' })
   const body = JSON.stringify({ payloads: ['get-home-page'] })
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')
   const hook = await fetch(`${site.origin}/api/publish`, {
     method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Publish-Timestamp': timestamp,
-      'X-Publish-Signature': `sha256=${signature}`,
-    },
+    headers: signedJsonHeaders(SECRET, body),
     body,
     signal: AbortSignal.timeout(15_000),
   })

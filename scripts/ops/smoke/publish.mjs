@@ -6,7 +6,7 @@
  * cache in front (a signed call with `purgeUnchanged` purges the about pages without any content
  * change, so the smoke edits nothing).
  */
-import { createHmac } from 'node:crypto'
+import { signedJsonHeaders } from '../../lib/publish-signing.mjs'
 import { sleep } from './http.mjs'
 import { frontCacheVerdict, isBehindCloudflare, NOT_BEHIND_CLOUDFLARE } from './platform.mjs'
 
@@ -124,15 +124,9 @@ async function checkTagPurge(client, report, secret) {
  */
 async function signedCall(client, secret, payload) {
   const text = JSON.stringify(payload)
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = createHmac('sha256', secret).update(`${timestamp}.${text}`).digest('hex')
   const answer = await client.request(HOOK, {
     method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Publish-Timestamp': timestamp,
-      'X-Publish-Signature': `sha256=${signature}`,
-    },
+    headers: signedJsonHeaders(secret, text),
     body: text,
   })
   /** @type {{ refreshed: string[], changed: string[], failed: string[], purged: string[] } | null} */
