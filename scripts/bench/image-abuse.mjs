@@ -31,10 +31,13 @@ const BIG_SIDE = 2830 // 2830 × 2830 × 3 bytes of noise: a 24 MB PNG
 const RESPELLINGS = 100
 const ACCEPT_WEBP = 'image/webp,image/png,image/*;q=0.8'
 
-/** The signature the site's views put in `s` (src/images/image-signature.ts): HMAC-SHA256, base64url, 16 characters. */
+/**
+ * The signature the site's views put in `s` (src/images/image-signature.ts): HMAC-SHA256 over the
+ * source, `ladder` (any ladder width) and the fallback, base64url, 16 characters.
+ */
 function signedAddress(secret, src, width, fallback) {
   const signature = createHmac('sha256', secret)
-    .update(`${src}\n${width}\n${fallback ?? ''}`)
+    .update(`${src}\nladder\n${fallback ?? ''}`)
     .digest('base64url')
     .slice(0, 16)
   const encode = (value) =>

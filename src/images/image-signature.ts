@@ -1,9 +1,12 @@
 /**
  * Signed image addresses: the image route transforms only what the site's own pages name
- * (docs/decisions/0013-signed-image-addresses.md). Each address the views
- * write carries `s`, an HMAC-SHA256 with IMAGE_URL_SECRET over the source, the width and the
- * fallback exactly as written; the route recomputes it before it looks at anything else, so an
- * address nobody signed, or any respelling of a signed one, costs no download and no transform.
+ * (docs/decisions/0013-signed-image-addresses.md, 0023-one-signature-per-image.md). Each address
+ * the views write carries `s`, an HMAC-SHA256 with IMAGE_URL_SECRET over the source, the size kind
+ * and the fallback exactly as written: the size kind is `ladder` for every width of the image
+ * route's ladder (so an image's srcset repeats one signature, which gzip sends once) and `1200x630`
+ * for a social card. The route recomputes it before it looks at anything else, so an address nobody
+ * signed, or any respelling of a signed one, costs no download and no transform; a signed source
+ * can be had at the ladder's widths and nothing else.
  *
  * - Rotation: sign with IMAGE_URL_SECRET, accept IMAGE_URL_SECRET_PREVIOUS too, so pages cached
  *   before the change keep their images until they expire (renditions are cached by source, not by
@@ -43,16 +46,11 @@ export function imageSigningKeys(
 const remembered = new Map<string, string>()
 
 /**
- * The signature of one image address: `src`, `width` and `fallback` exactly as the query carries
- * them; `width` is `1200x630` for a social card (./image-url.ts, socialCardUrl).
+ * The signature of one image: `src` and `fallback` exactly as the query carries them, and its size
+ * kind (./image-url.ts, signedSize: `ladder` for any ladder width, `1200x630` for a social card).
  */
-export function imageSignature(
-  secret: string,
-  src: string,
-  width: number | string,
-  fallback = ''
-): string {
-  const message = `${src}\n${width}\n${fallback}`
+export function imageSignature(secret: string, src: string, size: string, fallback = ''): string {
+  const message = `${src}\n${size}\n${fallback}`
   const memo = `${secret}\n${message}`
   const known = remembered.get(memo)
   if (known) return known
@@ -63,17 +61,17 @@ export function imageSignature(
 }
 
 /**
- * Whether `signature` was made with one of `keys` for this source, width and fallback. Computed
+ * Whether `signature` was made with one of `keys` for this source, size kind and fallback. Computed
  * afresh, never remembered: what a request claims must not fill or evict the views' memo.
  */
 export function isSignedBy(
   keys: ImageSigningKeys,
   signature: string,
   src: string,
-  width: number | string,
+  size: string,
   fallback = ''
 ): boolean {
-  const message = `${src}\n${width}\n${fallback}`
+  const message = `${src}\n${size}\n${fallback}`
   const claimed = new TextEncoder().encode(signature)
   return [keys.current, keys.previous].some((secret) => {
     if (secret === undefined) return false

@@ -35,14 +35,24 @@ export type SlotFallback = (typeof SLOT_FALLBACKS)[number]
  */
 export const SOCIAL_CARD = { width: 1200, height: 630 } as const
 
+/**
+ * What an address's signature covers besides its source and fallback (./image-signature.ts):
+ * `ladder` for any width of IMAGE_WIDTHS, so one signature serves an image's whole srcset; the
+ * social card's `1200x630`, so no ladder address's signature is a card's.
+ */
+export function signedSize(card: boolean): string {
+  return card ? `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}` : 'ladder'
+}
+
 /** The route's path on the site origin. */
 export const IMAGE_ROUTE = '/_image'
 
 /**
  * `/_image?src=<src>&w=<width>[&fallback=<fallback>]&s=<signature>`, the one spelling the route
  * accepts (readImageAddress). `src` is a site-relative path or an absolute http(s) address the
- * route's allow-list names; `width` should be one of IMAGE_WIDTHS; `secret` signs it
- * (./image-signature.ts: the route transforms only what the site's pages name).
+ * route's allow-list names; `width` should be one of IMAGE_WIDTHS; `secret` signs its source and
+ * fallback for every ladder width (./image-signature.ts: the route transforms only what the site's
+ * pages name).
  */
 export function imageUrl(
   src: string,
@@ -50,17 +60,17 @@ export function imageUrl(
   fallback: string | undefined,
   secret: string
 ): string {
-  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, width, fallback ?? ''))}`
+  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, signedSize(false), fallback ?? ''))}`
 }
 
 /**
  * `/_image?src=<src>&w=1200&h=630[&fallback=<fallback>]&s=<signature>`: `src` cropped to the
  * social card's size (SOCIAL_CARD), in a format every link preview reads. Signed over the size
- * `1200x630`, so no ladder address's signature is one of these.
+ * `1200x630` (signedSize), so no ladder address's signature is one of these.
  */
 export function socialCardUrl(src: string, fallback: string | undefined, secret: string): string {
   const { width, height } = SOCIAL_CARD
-  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, `${width}x${height}`, fallback ?? ''), String(height))}`
+  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, signedSize(true), fallback ?? ''), String(height))}`
 }
 
 function canonicalQuery(

@@ -5,15 +5,15 @@
  * middleware, the page cache and the renderer: it is not a page.
  *
  * Before any cache read, download or transform, the address must be one the site's pages write:
- * exactly as imageUrl spells it (no other parameter, encoding or order) and signed with
- * IMAGE_URL_SECRET (or the previous key during a rotation). Anything else is refused with a fixed
+ * exactly as imageUrl spells it (no other parameter, encoding or order), at a ladder width, and
+ * its source and fallback signed with IMAGE_URL_SECRET (or the previous key during a rotation). Anything else is refused with a fixed
  * reason and costs a string comparison and one HMAC.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
 import { IMAGE_ROUTE, renderImage } from '../images'
-import { readImageAddress, SOCIAL_CARD } from '../images/image-url'
+import { readImageAddress, signedSize } from '../images/image-url'
 import { imageSigningKeys, isSignedBy } from '../images/image-signature'
 import { refusal } from '../images/image-answers'
 
@@ -23,8 +23,7 @@ images.get(IMAGE_ROUTE, async (c) => {
   const address = readImageAddress(new URL(c.req.url))
   if (!address.ok) return refusal(400, address.reason)
   const { src, width, fallback, signature, card } = address
-  const signedSize = card ? `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}` : width
-  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize, fallback))
+  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize(Boolean(card)), fallback))
     return refusal(403, 'not-signed')
 
   return renderImage(

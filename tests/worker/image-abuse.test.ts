@@ -119,8 +119,12 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
         `/_image?src=${encodeURIComponent(src.toUpperCase())}&w=${width}&s=${signature}`,
       ],
       [
-        'another width under the same signature',
-        `/_image?src=${encodeURIComponent(src)}&w=${width === 640 ? 320 : 640}&s=${signature}`,
+        'a width off the ladder under the same signature',
+        `/_image?src=${encodeURIComponent(src)}&w=${width + 1}&s=${signature}`,
+      ],
+      [
+        "a social card's size under a ladder signature",
+        `/_image?src=${encodeURIComponent(src)}&w=1200&h=630&s=${signature}`,
       ],
       ['no signature', `/_image?src=${encodeURIComponent(src)}&w=${width}`],
       [
@@ -168,6 +172,18 @@ describe('GET /_image: only the addresses the pages write', SLOW, () => {
     }
     expect(images.counts.transforms).toBe(0)
     expect(vi.mocked(assets.fetch)).not.toHaveBeenCalled()
+  })
+
+  it("signs a source once for the whole ladder: its srcset repeats one signature, and another source's does not open it", async () => {
+    const signatureOf = (url: string) => new URL(url, 'https://site.test').searchParams.get('s')
+    const ladder = [320, 480, 640, 768].map((width) => pageImageUrl(HERO, width))
+    expect(new Set(ladder.map(signatureOf)).size).toBe(1)
+    for (const url of ladder) expect((await fetchImage(url, env)).response.status, url).toBe(200)
+    const otherSource = pageImageUrl('/images/banners/home-hero-2.jpg', 320)
+    const borrowed = ladder[0]!.replace(/s=[^&]+$/, `s=${signatureOf(otherSource)}`)
+    const { response } = await fetchImage(borrowed, env)
+    expect(response.status).toBe(403)
+    expect(response.headers.get('X-Image-Reason')).toBe('not-signed')
   })
 
   it('refuses an address signed with another key, and accepts the previous key during a rotation', async () => {
