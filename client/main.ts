@@ -17,6 +17,7 @@
  */
 import { islands, type Island, type IslandName } from './islands/registry'
 import { reportUnlessLeaving } from './load-failures'
+import { layOutWhilePrerendering } from './prerender-layout'
 import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
 import { armIsland } from './triggers'
 import { afterLoadWhenIdle, whenActivated } from './when-idle'
@@ -135,6 +136,7 @@ function prefetchHydrationRuntime(): void {
 
 // On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
 whenActivated(armIslands)
+layOutWhilePrerendering()
 afterLoadWhenIdle(prefetchHydrationRuntime, PREFETCH_TIMEOUT_MS)
 
 // Web vitals and error reports: a chunk of its own, loaded after the load event when idle (or at

@@ -37,4 +37,4 @@ export function whenActivated(run: () => void): void {
 }
 
 /** `document.prerendering` (Speculation Rules); not in TypeScript's DOM types yet. */
-type PrerenderingDocument = Document & { prerendering?: boolean }
+export type PrerenderingDocument = Document & { prerendering?: boolean }

@@ -17,10 +17,15 @@ import { expect, test } from './fixtures'
 type Seen = { method: string; path: string; purpose: string; body: string }
 
 /** A proxy to the site that records what passes; `seen` lists the requests. */
-async function startRecordingProxy(
-  target: string
-): Promise<{ origin: string; seen: Seen[]; close: () => Promise<void> }> {
+async function startRecordingProxy(target: string): Promise<{
+  origin: string
+  seen: Seen[]
+  idleFor: () => number
+  close: () => Promise<void>
+}> {
   const seen: Seen[] = []
+  let inFlight = 0
+  let lastAnswered = Date.now()
   const upstream = new URL(target)
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = []
@@ -46,6 +51,11 @@ async function startRecordingProxy(
           answer.pipe(response)
         }
       )
+      inFlight++
+      response.on('close', () => {
+        inFlight--
+        lastAnswered = Date.now()
+      })
       forwarded.on('error', () => response.destroy())
       forwarded.end(body)
     })
@@ -55,6 +65,8 @@ async function startRecordingProxy(
   return {
     origin: `http://127.0.0.1:${port}`,
     seen,
+    /** How long no request has been in flight, in ms (0 while one is). */
+    idleFor: () => (inFlight > 0 ? 0 : Date.now() - lastAnswered),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
@@ -79,8 +91,63 @@ async function openHome(browser: Browser, origin: string): Promise<Page> {
   return page!
 }
 
+type TraceEvent = {
+  name: string
+  ph: string
+  ts: number
+  args?: {
+    frame?: string
+    data?: { type?: string; frame?: string; reason?: string }
+    beginData?: { frame?: string }
+  }
+}
+
+/** A trace of the whole browser (every renderer, prerendered pages included) until `stop`. */
+async function startBrowserTrace(browser: Browser): Promise<{ stop: () => Promise<TraceEvent[]> }> {
+  const session = await browser.target().createCDPSession()
+  await session.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'loading',
+        // What each layout adds: "Added to layout" for every box it lays out for the first time.
+        'disabled-by-default-devtools.timeline.invalidationTracking',
+      ],
+    },
+  })
+  return {
+    async stop() {
+      const complete = new Promise<{ stream?: string }>((resolve) =>
+        session.once('Tracing.tracingComplete', resolve)
+      )
+      await session.send('Tracing.end')
+      const { stream } = await complete
+      let text = ''
+      for (;;) {
+        const chunk = await session.send('IO.read', { handle: stream!, size: 1 << 20 })
+        text += chunk.base64Encoded
+          ? Buffer.from(chunk.data, 'base64').toString('utf8')
+          : chunk.data
+        if (chunk.eof) break
+      }
+      await session.send('IO.close', { handle: stream! })
+      return (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents
+    },
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Waits until the tab shows `path`; a prerender's activation swaps its document under the session. */
+async function waitForPath(page: Page, path: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => location.pathname).catch(() => ''), { timeout: 15_000 })
+    .toBe(path)
+}
+
 const CONTACT_LINK = 'nav a[href="/en/contact-us"]'
+const ABOUT_LINK = 'nav a[href="/en/about"]'
 const isPrerender = (request: Seen) => request.purpose.includes('prerender')
 
 test.describe('prerendered pages', () => {
@@ -108,7 +175,7 @@ test.describe('prerendered pages', () => {
       .toBe(true)
     await sleep(1500)
     await page.click(CONTACT_LINK)
-    await page.waitForFunction(() => location.pathname === '/en/contact-us')
+    await waitForPath(page, '/en/contact-us')
     await page.waitForSelector('html[data-client-loaded="true"]')
     // The visitor reaches for the form, which hydrates it (client/triggers.ts).
     await page.focus('#contact-name')
@@ -182,6 +249,55 @@ test.describe('prerendered pages', () => {
     expect(lcp).toMatchObject({ navigationType: 'prerender' })
     expect(lcp!.value).toBeCloseTo(Math.max(0, shown.lcp - shown.activationStart), 0)
     expect(lcp!.value).toBeLessThan(shown.lcp)
+  })
+
+  test('a page prerendered on hover is laid out before it is shown: the frame after the click only paints', async () => {
+    const page = await openHome(browser, proxy.origin)
+    const trace = await startBrowserTrace(browser)
+    await page.hover(ABOUT_LINK)
+    // Loaded, its fonts in and laid out (client/prerender-layout.ts) once its requests are done.
+    await expect
+      .poll(
+        () =>
+          proxy.seen.some((request) => isPrerender(request) && request.path === '/en/about') &&
+          proxy.idleFor() > 1000,
+        { timeout: 30_000 }
+      )
+      .toBe(true)
+    await page.click(ABOUT_LINK)
+    await waitForPath(page, '/en/about')
+    await page.waitForSelector('html[data-client-loaded="true"]')
+    const events = await trace.stop()
+
+    const activation = events.find(
+      (event) => event.name === 'EventDispatch' && event.args?.data?.type === 'prerenderingchange'
+    )
+    expect(activation, 'the page was prerendered, then shown by the click').toBeDefined()
+    const firstPaint = events.find(
+      (event) => event.name === 'firstContentfulPaint' && event.ts > activation!.ts
+    )
+    expect(firstPaint?.args?.frame, 'its first paint once shown').toBeDefined()
+    const frame = firstPaint!.args!.frame
+    const laidOut = events.filter(
+      (event) =>
+        event.name === 'Layout' &&
+        event.ph === 'X' &&
+        event.args?.beginData?.frame === frame &&
+        event.ts < activation!.ts
+    )
+    expect(laidOut.length, 'layouts while prerendering').toBeGreaterThan(0)
+    // Every box was laid out while prerendering, the parts below the first screen included: the
+    // frame after the click lays out nothing anew (without client/prerender-layout.ts, the parts
+    // near the screen, which content-visibility skipped until then: 68 boxes on this page).
+    const addedAfterClick = events.filter(
+      (event) =>
+        event.name === 'LayoutInvalidationTracking' &&
+        event.args?.data?.frame === frame &&
+        event.args?.data?.reason === 'Added to layout' &&
+        event.ts > activation!.ts &&
+        event.ts < firstPaint!.ts
+    )
+    expect(addedAfterClick.length, 'boxes laid out between the click and the first paint').toBe(0)
   })
 
   test('a brief hover on a link to a page, far shorter than a click takes, prerenders it', async () => {
