@@ -23,13 +23,16 @@
  * machine that slows down weighs on all alike; medians over BENCH_FIRST_LOAD_ROUNDS rounds (3).
  * Targets: layout + style at most 2x the floor's; no task over 50 ms at 4x; Lighthouse 100 with TBT
  * at most 50 ms in every run. BENCH_FIRST_LOAD_PAGES narrows the pages (comma-separated);
- * BENCH_FIRST_LOAD_TRACE=/en/about,/ prints where those pages' first load goes, by trace event.
+ * BENCH_FIRST_LOAD_TRACE=/en/about,/ prints where those pages' first load goes, by trace event;
+ * BENCH_FIRST_LOAD_VARIANTS=/en/about,/ measures those pages again without their web fonts and
+ * without their size containers (./first-load-variants.mjs), in a table of its own.
  */
 import puppeteer from 'puppeteer-core'
 import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../lib/chromium-path.mjs'
 import { FIRST_LOAD_TRACE_CATEGORIES, firstLoadWork } from '../lib/first-load-trace.mjs'
+import { answerNavigation, PAGE_VARIANTS } from './first-load-variants.mjs'
 import { lighthouseFigures } from './lighthouse.mjs'
-import { everyPage, median, pathList } from './shared.mjs'
+import { BROWSER, everyPage, median, pathList } from './shared.mjs'
 
 /** The plain page's address: src/shared/floor-page.ts (FLOOR_PAGE_PATH). */
 export const FLOOR_PAGE_PATH = '/__bench/plain-page'
@@ -64,6 +67,18 @@ export const step = {
       rounds: ROUNDS,
       log: console.log,
     })
+    const variantPages = pathList(process.env.BENCH_FIRST_LOAD_VARIANTS, '')
+    const variantRows = variantPages.length
+      ? (
+          await measureFirstLoad({
+            origin: site.origin,
+            pages: [],
+            variants: variantPages,
+            rounds: ROUNDS,
+            log: console.log,
+          })
+        ).rows
+      : []
     const lighthouse = new Map()
     if (withLighthouse) {
       for (const target of [FLOOR_PAGE_PATH, ...pages])
@@ -75,6 +90,12 @@ export const step = {
     const { table, verdict } = firstLoadTable(rows, lighthouse)
     report.table(table)
     report.text(verdict.join('\n'))
+    if (variantRows.length) {
+      report.text(
+        `\nWhere the first load goes: the same HTML without its web fonts (every @font-face, the system's sans-serif) or without its size containers, answered by the bench's browser itself, beside the page as served the same way and the plain page; medians of ${ROUNDS} round(s)`
+      )
+      report.table(variantTable(variantRows))
+    }
   },
 }
 
@@ -82,27 +103,45 @@ export const step = {
  * @param {object} options
  * @param {string} options.origin the site, which must serve FLOOR_PAGE_PATH
  * @param {string[]} [options.pages] paths to load
+ * @param {string[]} [options.variants] paths to load in each of PAGE_VARIANTS, answered by the browser
  * @param {number} [options.rounds]
  * @param {(line: string) => void} [options.log]
- * @returns {Promise<{ chromium: string, rows: FirstLoadRow[] }>} one row per page, the floor first
+ * @returns {Promise<{ chromium: string, rows: FirstLoadRow[] }>} one row per page (and variant), the floor first
  */
-export async function measureFirstLoad({ origin, pages, rounds, log = () => {} }) {
+export async function measureFirstLoad({
+  origin,
+  pages = [],
+  variants = [],
+  rounds,
+  log = () => {},
+}) {
   const { browser, executable } = await launchChromium()
   try {
-    const targets = [FLOOR_PAGE_PATH, ...pages]
+    /** @type {{ label: string, url: string, body?: string }[]} */
+    const targets = [FLOOR_PAGE_PATH, ...pages].map((path) => ({
+      label: path,
+      url: new URL(path, origin).href,
+    }))
+    for (const path of variants) {
+      const url = new URL(path, origin).href
+      const html = await (await fetch(url, { headers: BROWSER })).text()
+      for (const [name, change] of Object.entries(PAGE_VARIANTS))
+        targets.push({ label: `${path} · ${name}`, url, body: change(html) })
+    }
     /** @type {Map<string, LoadFigures[]>} */
-    const runs = new Map(targets.map((target) => [target, []]))
+    const runs = new Map(targets.map((target) => [target.label, []]))
     for (let round = 0; round < rounds; round++) {
       // Every other round in reverse order, so no page always follows the same one.
       for (const target of round % 2 ? [...targets].reverse() : targets) {
-        const url = new URL(target, origin).href
-        const counters = await loadCounters(browser, url)
-        const throttled = await loadThrottled(browser, url)
-        runs.get(target)?.push({ ...counters, ...throttled })
+        const answer =
+          target.body === undefined ? undefined : { url: target.url, body: target.body }
+        const counters = await loadCounters(browser, target.url, answer)
+        const throttled = await loadThrottled(browser, target.url, answer)
+        runs.get(target.label)?.push({ ...counters, ...throttled })
       }
       log(`first load: round ${round + 1} of ${rounds} done`)
     }
-    const rows = targets.map((target) => summarize(target, runs.get(target) ?? []))
+    const rows = targets.map((target) => summarize(target.label, runs.get(target.label) ?? []))
     return { chromium: chromiumVersion(executable), rows }
   } finally {
     await browser.close()
@@ -131,58 +170,78 @@ async function launchChromium() {
  * @template T
  * @param {import('puppeteer-core').Browser} browser
  * @param {(tab: { page: import('puppeteer-core').Page, cdp: import('puppeteer-core').CDPSession }) => Promise<T>} visit
+ * @param {{ url: string, body: string }} [answer] HTML to answer the navigation to `url` with
  * @returns {Promise<T>}
  */
-async function inFreshTab(browser, visit) {
+async function inFreshTab(browser, visit, answer) {
   const context = await browser.createBrowserContext()
   try {
     const page = await context.newPage()
     await page.setViewport(PHONE)
+    if (answer) await answerNavigation(page, answer)
     return await visit({ page, cdp: await page.createCDPSession() })
   } finally {
     await context.close()
   }
 }
 
-/** Unthrottled: Chromium's layout and style counters once the page is loaded and quiet. */
-function loadCounters(browser, url) {
-  return inFreshTab(browser, async ({ page, cdp }) => {
-    await cdp.send('Performance.enable', { timeDomain: 'timeTicks' })
-    await page.tracing.start({ categories: FIRST_LOAD_TRACE_CATEGORIES })
-    await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 })
-    const { metrics } = await cdp.send('Performance.getMetrics')
-    const trace = readTrace(await page.tracing.stop())
-    const metric = (name) => metrics.find((entry) => entry.name === name)?.value ?? NaN
-    return {
-      layoutMs: metric('LayoutDuration') * 1000,
-      styleMs: metric('RecalcStyleDuration') * 1000,
-      layouts: metric('LayoutCount'),
-      recalcs: metric('RecalcStyleCount'),
-      ...firstLoadWork(trace.traceEvents, url),
-    }
-  })
+/**
+ * Unthrottled: Chromium's layout and style counters once the page is loaded and quiet.
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} url
+ * @param {{ url: string, body: string }} [answer] HTML the browser answers the navigation with
+ */
+function loadCounters(browser, url, answer) {
+  return inFreshTab(
+    browser,
+    async ({ page, cdp }) => {
+      await cdp.send('Performance.enable', { timeDomain: 'timeTicks' })
+      await page.tracing.start({ categories: FIRST_LOAD_TRACE_CATEGORIES })
+      await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 })
+      const { metrics } = await cdp.send('Performance.getMetrics')
+      const trace = readTrace(await page.tracing.stop())
+      const metric = (name) => metrics.find((entry) => entry.name === name)?.value ?? NaN
+      return {
+        layoutMs: metric('LayoutDuration') * 1000,
+        styleMs: metric('RecalcStyleDuration') * 1000,
+        layouts: metric('LayoutCount'),
+        recalcs: metric('RecalcStyleCount'),
+        ...firstLoadWork(trace.traceEvents, url),
+      }
+    },
+    answer
+  )
 }
 
-/** 4x throttled, traced: the renderer main thread's long tasks until the page is interactive. */
-function loadThrottled(browser, url) {
-  return inFreshTab(browser, async ({ page, cdp }) => {
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING })
-    await page.tracing.start({ categories: TRACE_CATEGORIES })
-    await page.goto(url, { waitUntil: 'networkidle0', timeout: 120_000 })
-    const { tasks, committing } = mainThreadTasks(
-      readTrace(await page.tracing.stop()).traceEvents,
-      url
-    )
-    // The commit's own task (a new document's window and script context, the first bytes parsed)
-    // is reported apart: the plain page pays it too.
-    const long = tasks.filter((task) => task !== committing && task.dur / 1000 > LONG_TASK_MS)
-    return {
-      commitTaskMs: (committing?.dur ?? NaN) / 1000,
-      longTasks: long.length,
-      longestTaskMs: Math.max(0, ...long.map((task) => task.dur / 1000)),
-      blockingMs: long.reduce((sum, task) => sum + task.dur / 1000 - LONG_TASK_MS, 0),
-    }
-  })
+/**
+ * 4x throttled, traced: the renderer main thread's long tasks until the page is interactive.
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} url
+ * @param {{ url: string, body: string }} [answer] HTML the browser answers the navigation with
+ */
+function loadThrottled(browser, url, answer) {
+  return inFreshTab(
+    browser,
+    async ({ page, cdp }) => {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING })
+      await page.tracing.start({ categories: TRACE_CATEGORIES })
+      await page.goto(url, { waitUntil: 'networkidle0', timeout: 120_000 })
+      const { tasks, committing } = mainThreadTasks(
+        readTrace(await page.tracing.stop()).traceEvents,
+        url
+      )
+      // The commit's own task (a new document's window and script context, the first bytes parsed)
+      // is reported apart: the plain page pays it too.
+      const long = tasks.filter((task) => task !== committing && task.dur / 1000 > LONG_TASK_MS)
+      return {
+        commitTaskMs: (committing?.dur ?? NaN) / 1000,
+        longTasks: long.length,
+        longestTaskMs: Math.max(0, ...long.map((task) => task.dur / 1000)),
+        blockingMs: long.reduce((sum, task) => sum + task.dur / 1000 - LONG_TASK_MS, 0),
+      }
+    },
+    answer
+  )
 }
 
 /** @param {Uint8Array | undefined} data what page.tracing.stop() returned @returns {{ traceEvents: any[] }} */
@@ -313,6 +372,23 @@ export function firstLoadTable(rows, lighthouse) {
       : []),
   ]
   return { table, verdict }
+}
+
+/**
+ * The variants' rows (FirstLoadRow labelled `<page> · <variant>`) beside the floor, CPU time only:
+ * the step's own table has the wall times, which a busy machine stretches.
+ * @param {FirstLoadRow[]} rows the floor first
+ */
+export function variantTable(rows) {
+  const [floor] = rows
+  return rows.map((row) => ({
+    'page · variant': row.page === FLOOR_PAGE_PATH ? 'plain page (floor)' : row.page,
+    'layout+style CPU ms': row.layoutStyleCpuMs.toFixed(1),
+    'CPU x floor': (row.layoutStyleCpuMs / floor.layoutStyleCpuMs).toFixed(2),
+    'layouts/recalcs': `${row.layouts}/${row.recalcs}`,
+    'font lookups': row.fontLookups,
+    'longest @4x ms': Math.round(row.longestTaskMs),
+  }))
 }
 
 /**

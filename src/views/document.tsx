@@ -71,7 +71,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
         {image && <meta name="twitter:image" content={image} />}
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
-        <ClientAssets pageKey={pageKey} />
+        <ClientAssets pageKey={pageKey} lng={lng} />
       </head>
       <body>
         <a className="skip-link" href="#main">

@@ -124,3 +124,44 @@ test.describe('the first frame', () => {
     })
   }
 })
+
+test.describe("a page's fonts", () => {
+  test.use(phone)
+
+  // One page in each language, each with the subsets its text is set in (src/views/assets.tsx).
+  for (const [address, subsets] of [
+    ['/', ['latin', 'armenian']],
+    ['/en/about', ['latin']],
+    ['/ru/contact-us', ['latin', 'cyrillic']],
+  ] as const) {
+    test(`${address} downloads each font it preloads once, and its text is set in them`, async ({
+      page,
+    }) => {
+      await gotoAndHydrate(page, address)
+      await expect
+        .poll(() => page.evaluate(() => document.fonts.status), { timeout: 30_000 })
+        .toBe('loaded')
+      const { preloaded, downloaded, faces } = await page.evaluate(() => ({
+        preloaded: [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')]
+          .map((link) => new URL(link.href).pathname)
+          .sort(),
+        downloaded: performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((path) => path.startsWith('/assets/fonts/'))
+          .sort(),
+        // The downloaded faces, not the metric-matched fallbacks (local() faces named "… Fallback …").
+        faces: [...document.fonts].filter(
+          (face) => face.status === 'loaded' && !face.family.includes('Fallback')
+        ).length,
+      }))
+      expect(
+        preloaded.map((path) => subsets.some((subset) => path.includes(`-${subset}-wght-`)))
+      ).toEqual(preloaded.map(() => true))
+      expect(preloaded).toHaveLength(subsets.length)
+      // A preload the @font-face could not reuse (another URL, another CORS mode) is a second download.
+      expect(downloaded).toEqual(preloaded)
+      expect(faces).toBe(subsets.length)
+    })
+  }
+})

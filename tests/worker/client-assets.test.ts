@@ -2,12 +2,14 @@
  * What a page asks the browser to fetch before its first paint (src/views/assets.tsx,
  * src/views/island.tsx; docs/decisions/0001-client-islands.md): the page's stylesheet arrives inside
  * the HTML, with every rule its markup needs and none that only other pages need, the only script is the small entry module, and nothing else competes with the hero
- * image: no font preload, no island module preload, no island stylesheet in the head.
+ * image: its language's fonts are preloaded at the lowest priority, no island module is preloaded,
+ * no island stylesheet is in the head.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { clientManifest } from '../../src/generated/client-manifest'
-import { stylesheetFor } from '../../src/views/assets'
+import { FONT_SUBSETS, stylesheetFor } from '../../src/views/assets'
+import { splitLanguagePrefix } from '../../src/shared/languages'
 import { select } from './support/views'
 import { fetchPage } from './support/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
@@ -43,7 +45,29 @@ describe('the document head', () => {
   })
 
   it.each(PAGES)(
-    '%s loads one entry module and preloads neither fonts, island modules nor the hydration runtime',
+    "%s preloads its language's font files at the lowest priority, each one its stylesheet names",
+    async (path) => {
+      const head = await headOf(path)
+      const { lng, path: pageKey } = splitLanguagePrefix(path)
+      const fonts = await select(head, 'link[as="font"]')
+      expect(fonts.map((link) => link.attrs)).toEqual(
+        FONT_SUBSETS[lng].map((subset) => ({
+          rel: 'preload',
+          as: 'font',
+          type: 'font/woff2',
+          crossorigin: 'anonymous',
+          href: clientManifest.fonts[subset],
+          fetchpriority: 'low',
+        }))
+      )
+      // The very files the @font-face rules name, so the faces use what was preloaded.
+      for (const link of fonts)
+        expect(stylesheetFor(pageKey)).toContain(`url("${link.attrs.href}")`)
+    }
+  )
+
+  it.each(PAGES)(
+    '%s loads one entry module and preloads neither island modules nor the hydration runtime',
     async (path) => {
       const head = await headOf(path)
       const scripts = await select(head, 'script[src]')
@@ -56,7 +80,6 @@ describe('the document head', () => {
         },
       ])
       expect(await select(head, 'link[rel="prefetch"]')).toEqual([])
-      expect(await select(head, 'link[as="font"]')).toEqual([])
       const preloaded = (await select(head, 'link[rel="modulepreload"]')).map(
         (link) => link.attrs.href
       )
