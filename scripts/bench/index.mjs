@@ -156,11 +156,15 @@ function parseCommandLine(args) {
   }
 }
 
-/** How to run the same steps again, for the figures' "measured with" line. */
+/** How to run the same steps again, for the figures' "measured with" line: the BENCH_ settings too. */
 function commandFor(chosen, skipped) {
-  if (chosen.length === 1 && skipped.length === 0) return `npm run bench:${chosen[0]}`
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_TIMEOUT_MINUTES')
+    .map(([name, value]) => `${name}=${value} `)
+    .join('')
+  if (chosen.length === 1 && skipped.length === 0) return `${settings}npm run bench:${chosen[0]}`
   const args = [...chosen, ...(skipped.length ? ['--skip', skipped.join(',')] : [])]
-  return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`
+  return `${settings}npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`
 }
 
 function usageError(message) {
