@@ -47,7 +47,7 @@ const remembered = new Map<string, string>()
 
 /**
  * The signature of one image: `src` and `fallback` exactly as the query carries them, and its size
- * kind (./image-url.ts, signedSize: `ladder` for any ladder width, `1200x630` for a social card).
+ * kind (./image-url.ts: LADDER_SIGNED_SIZE for any ladder width, CARD_SIGNED_SIZE for a social card).
  */
 export function imageSignature(secret: string, src: string, size: string, fallback = ''): string {
   const message = `${src}\n${size}\n${fallback}`

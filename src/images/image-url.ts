@@ -36,13 +36,13 @@ export type SlotFallback = (typeof SLOT_FALLBACKS)[number]
 export const SOCIAL_CARD = { width: 1200, height: 630 } as const
 
 /**
- * What an address's signature covers besides its source and fallback (./image-signature.ts):
- * `ladder` for any width of IMAGE_WIDTHS, so one signature serves an image's whole srcset; the
- * social card's `1200x630`, so no ladder address's signature is a card's.
+ * What an address's signature covers besides its source and fallback (./image-signature.ts): any
+ * width of IMAGE_WIDTHS, so one signature serves an image's whole srcset.
  */
-export function signedSize(card: boolean): string {
-  return card ? `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}` : 'ladder'
-}
+export const LADDER_SIGNED_SIZE = 'ladder'
+
+/** A social card's signature covers its one size, so no ladder address's signature is a card's. */
+export const CARD_SIGNED_SIZE = `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}`
 
 /** The route's path on the site origin. */
 export const IMAGE_ROUTE = '/_image'
@@ -60,17 +60,17 @@ export function imageUrl(
   fallback: string | undefined,
   secret: string
 ): string {
-  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, signedSize(false), fallback ?? ''))}`
+  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, LADDER_SIGNED_SIZE, fallback ?? ''))}`
 }
 
 /**
  * `/_image?src=<src>&w=1200&h=630[&fallback=<fallback>]&s=<signature>`: `src` cropped to the
  * social card's size (SOCIAL_CARD), in a format every link preview reads. Signed over the size
- * `1200x630` (signedSize), so no ladder address's signature is one of these.
+ * `1200x630` (CARD_SIGNED_SIZE), so no ladder address's signature is one of these.
  */
 export function socialCardUrl(src: string, fallback: string | undefined, secret: string): string {
   const { width, height } = SOCIAL_CARD
-  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, signedSize(true), fallback ?? ''), String(height))}`
+  return `${IMAGE_ROUTE}?${canonicalQuery(src, String(width), fallback, imageSignature(secret, src, CARD_SIGNED_SIZE, fallback ?? ''), String(height))}`
 }
 
 function canonicalQuery(

@@ -13,7 +13,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
 import { IMAGE_ROUTE, renderImage } from '../images'
-import { readImageAddress, signedSize } from '../images/image-url'
+import { CARD_SIGNED_SIZE, LADDER_SIGNED_SIZE, readImageAddress } from '../images/image-url'
 import { imageSigningKeys, isSignedBy } from '../images/image-signature'
 import { refusal } from '../images/image-answers'
 
@@ -23,7 +23,15 @@ images.get(IMAGE_ROUTE, async (c) => {
   const address = readImageAddress(new URL(c.req.url))
   if (!address.ok) return refusal(400, address.reason)
   const { src, width, fallback, signature, card } = address
-  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize(Boolean(card)), fallback))
+  if (
+    !isSignedBy(
+      imageSigningKeys(c.env),
+      signature,
+      src,
+      card ? CARD_SIGNED_SIZE : LADDER_SIGNED_SIZE,
+      fallback
+    )
+  )
     return refusal(403, 'not-signed')
 
   return renderImage(
