@@ -117,7 +117,7 @@ export async function measureFirstLoad({
 }) {
   const { browser, executable } = await launchChromium()
   try {
-    /** @type {{ label: string, url: string, body?: string }[]} */
+    /** @type {{ label: string, url: string, answer?: { url: string, body: string } }[]} */
     const targets = [FLOOR_PAGE_PATH, ...pages].map((path) => ({
       label: path,
       url: new URL(path, origin).href,
@@ -126,17 +126,15 @@ export async function measureFirstLoad({
       const url = new URL(path, origin).href
       const html = await (await fetch(url, { headers: BROWSER })).text()
       for (const [name, change] of Object.entries(PAGE_VARIANTS))
-        targets.push({ label: `${path} · ${name}`, url, body: change(html) })
+        targets.push({ label: `${path} · ${name}`, url, answer: { url, body: change(html) } })
     }
     /** @type {Map<string, LoadFigures[]>} */
     const runs = new Map(targets.map((target) => [target.label, []]))
     for (let round = 0; round < rounds; round++) {
       // Every other round in reverse order, so no page always follows the same one.
       for (const target of round % 2 ? [...targets].reverse() : targets) {
-        const answer =
-          target.body === undefined ? undefined : { url: target.url, body: target.body }
-        const counters = await loadCounters(browser, target.url, answer)
-        const throttled = await loadThrottled(browser, target.url, answer)
+        const counters = await loadCounters(browser, target.url, target.answer)
+        const throttled = await loadThrottled(browser, target.url, target.answer)
         runs.get(target.label)?.push({ ...counters, ...throttled })
       }
       log(`first load: round ${round + 1} of ${rounds} done`)

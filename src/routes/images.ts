@@ -6,8 +6,8 @@
  *
  * Before any cache read, download or transform, the address must be one the site's pages write:
  * exactly as imageUrl spells it (no other parameter, encoding or order), at a ladder width, and
- * its source and fallback signed with IMAGE_URL_SECRET (or the previous key during a rotation). Anything else is refused with a fixed
- * reason and costs a string comparison and one HMAC.
+ * its source and fallback signed with IMAGE_URL_SECRET (or the previous key during a rotation).
+ * Anything else is refused with a fixed reason and costs a string comparison and one HMAC.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
