@@ -122,9 +122,11 @@ test.describe('the first frame', () => {
         )
       const atLoad = await farParts()
       expect(atLoad.length, 'parts two screens below the top').toBeGreaterThan(0)
-      expect(atLoad.filter((part) => part.rendered), 'rendered at load').toEqual([])
-      if (address !== '/en/about')
-        expect(atLoad.map((part) => part.island)).toContain('carousel')
+      expect(
+        atLoad.filter((part) => part.rendered),
+        'rendered at load'
+      ).toEqual([])
+      if (address !== '/en/about') expect(atLoad.map((part) => part.island)).toContain('carousel')
       // Each part, brought to the screen, is rendered (a part left behind may be skipped again).
       for (const { part } of atLoad) {
         const onScreen = () =>
