@@ -116,12 +116,23 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
           header: document.querySelector('.site-header')!.getBoundingClientRect().height,
           main: document.querySelector('main')!.getBoundingClientRect().top + window.scrollY,
         }))
+      // The swap to the downloaded fonts is not this test's: it observes once they are in.
+      await expect
+        .poll(() => page.evaluate(() => document.fonts.status), { timeout: 30_000 })
+        .toBe('loaded')
       const before = await layout()
       await page.evaluate(() => {
-        const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = [])
+        const shifts: string[] = ((window as unknown as { shifts: string[] }).shifts = [])
+        type Shift = PerformanceEntry & {
+          value: number
+          sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[]
+        }
+        const describe = ({ node, previousRect, currentRect }: Shift['sources'][number]) =>
+          `${node instanceof Element ? `${node.localName}.${node.className}` : node?.nodeName} ` +
+          `${JSON.stringify(previousRect)} -> ${JSON.stringify(currentRect)}`
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries())
-            shifts.push((entry as unknown as { value: number }).value)
+          for (const entry of list.getEntries() as Shift[])
+            shifts.push(`${entry.value}: ${entry.sources.map(describe).join('; ')}`)
         }).observe({ type: 'layout-shift' })
       })
 
@@ -135,7 +146,8 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
       await scrollTo(page, 0)
       await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
       await page.waitForTimeout(400)
-      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual(
+      // Each shift with what moved, from where to where.
+      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)).toEqual(
         []
       )
     })
