@@ -23,15 +23,8 @@ images.get(IMAGE_ROUTE, async (c) => {
   const address = readImageAddress(new URL(c.req.url))
   if (!address.ok) return refusal(400, address.reason)
   const { src, width, fallback, signature, card } = address
-  if (
-    !isSignedBy(
-      imageSigningKeys(c.env),
-      signature,
-      src,
-      card ? CARD_SIGNED_SIZE : LADDER_SIGNED_SIZE,
-      fallback
-    )
-  )
+  const signedSize = card ? CARD_SIGNED_SIZE : LADDER_SIGNED_SIZE
+  if (!isSignedBy(imageSigningKeys(c.env), signature, src, signedSize, fallback))
     return refusal(403, 'not-signed')
 
   return renderImage(
