@@ -26,6 +26,11 @@ type OptionalSecrets = {
   CACHE_BYPASS_TOKEN?: string
   /** 'on' serves the bench's plain floor page (src/routes/bench-floor.ts); unset in every deployment. */
   BENCH_FLOOR_PAGE?: string
+  /**
+   * 'on' makes the beacon routes answer with the data points they wrote (src/routes/telemetry.ts):
+   * the browser tests' recording dataset. Unset in every deployment.
+   */
+  TELEMETRY_ECHO?: string
 }
 
 /** Every binding, var and secret of the site worker. */

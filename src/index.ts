@@ -10,6 +10,7 @@ import { warmChangedPlaceholders } from './images/page-placeholders'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
+import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
@@ -37,6 +38,8 @@ app.route('/', images)
 // The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
 app.route('/', benchFloor)
 app.use('*', language())
+// Outside the page cache, which it reports on: a copy the page cache stores never carries it (decision 0030).
+app.use('*', serverTiming())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
 app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, isPage: isPagePath }))
 app.use('*', renderer)

@@ -2,6 +2,12 @@
  * The telemetry chunk: web vitals (LCP, INP, CLS, TTFB) and uncaught browser errors, sent to the
  * worker with navigator.sendBeacon (src/routes/telemetry.ts checks and stores them).
  *
+ * A vitals beacon also says what a reading of the field data needs of the page view: the device
+ * class (./device.ts), the version that rendered the page (`<html data-version>`, so a cached copy
+ * reports the version that made it) and how the page was served (./served-by.ts, from its
+ * Server-Timing). Nothing that follows a visitor: no address, no user-agent string, no id beyond
+ * web-vitals' own per-metric one.
+ *
  * Vitals are queued and sent together when the page is hidden, the moment web-vitals reports
  * most of them (https://github.com/GoogleChrome/web-vitals#batch-multiple-reports-together).
  * Errors go at once, at most TELEMETRY_LIMITS.errors per page view. A beacon is a string, which
@@ -12,17 +18,22 @@
  * loaded after the load event when the browser is idle.
  */
 import { onCLS, onINP, onLCP, onTTFB, type Metric } from 'web-vitals'
+import { deviceClass } from './device'
+import { servedBy } from './served-by'
 import {
   CLIENT_ERRORS_PATH,
   TELEMETRY_LIMITS as LIMITS,
   VITALS_PATH,
   type ClientError,
   type ClientErrorsBeacon,
+  VERSION_ID,
   type VitalMetric,
   type VitalsBeacon,
 } from '../../src/shared/telemetry'
 
 const queue: VitalMetric[] = []
+/** What every vitals beacon of this page view says of it; read once, when the reporter starts. */
+let pageView: Pick<VitalsBeacon, 'device' | 'version' | 'served'> = {}
 let errorsSent = 0
 
 const page = () => location.pathname.slice(0, LIMITS.page)
@@ -43,7 +54,16 @@ function enqueue({ name, value, rating, id, navigationType }: Metric): void {
 
 function flushVitals(): void {
   while (queue.length > 0)
-    send(VITALS_PATH, { page: page(), metrics: queue.splice(0, LIMITS.metrics) })
+    send(VITALS_PATH, { page: page(), metrics: queue.splice(0, LIMITS.metrics), ...pageView })
+}
+
+function describePageView(): Pick<VitalsBeacon, 'device' | 'version' | 'served'> {
+  const version = document.documentElement.dataset.version
+  return {
+    device: deviceClass(),
+    ...(version && VERSION_ID.test(version) ? { version } : {}),
+    served: servedBy(),
+  }
 }
 
 function reportError(error: ClientError): void {
@@ -76,6 +96,11 @@ export function reportCaughtError(error: unknown): void {
 }
 
 export function startTelemetry(): void {
+  try {
+    pageView = describePageView()
+  } catch {
+    // A browser without matchMedia or Navigation Timing: the beacons go without these fields.
+  }
   for (const onMetric of [onLCP, onINP, onCLS, onTTFB]) onMetric(enqueue)
   // Registered after web-vitals' own listeners, so the metrics they report on hiding are queued first.
   addEventListener('visibilitychange', () => {

@@ -4,18 +4,23 @@
  * must be within its client's budget (TELEMETRY_RATE_LIMITER, by CF-Connecting-IP: 429 with
  * Retry-After beyond it, before the body is read), fit in TELEMETRY_LIMITS.body bytes and match its
  * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
- * Both answer 204 with no body: a beacon's sender never reads the answer.
+ * Both answer 204 with no body: a beacon's sender never reads the answer. Where TELEMETRY_ECHO is
+ * 'on' (the browser tests' server, never a deployment) they answer 200 with the data points written,
+ * so that a test reads what the dataset got.
  *
  * Rows are billed per data point, so what one client can write is bounded twice: per request, at
  * most MAX_ROWS_PER_BEACON points (one per metric or error, the schemas' limits), counted as they are
  * written; per client, the limiter's requests a minute (wrangler.toml). A page view sends two vitals
  * beacons (on hiding and on leaving), and an error beacon only when a script fails, five at most.
  *
- * Data points, one per metric or error (blob1 tells them apart in SQL):
- * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType, country];
- *                 doubles = [value]
+ * Data points, one per metric or error (blob1 tells them apart in SQL; scripts/lib/vitals/columns.mjs
+ * names the same positions for `npm run vitals`):
+ * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType,
+ *                 country, device, version, cache level]; doubles = [value, server ms]
+ *                 (device and version '' when the beacon had none, cache level 'unknown', server ms -1)
  * - client-error: index = 'client-error'; blobs = ['client-error', kind, message, source, page, lng,
  *                 stack, country]; doubles = [line, column]
+ * Nothing follows a visitor: no address, no user-agent string, no id (docs/security.md).
  * https://developers.cloudflare.com/analytics/analytics-engine/get-started/
  */
 import { Hono, type Context } from 'hono'
@@ -27,51 +32,70 @@ import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
 import { isLoopbackAddress } from '../shared/loopback'
 import {
+  CACHE_LEVELS,
   CLIENT_ERRORS_PATH,
+  DEVICE_CLASSES,
   METRIC_NAMES,
   METRIC_RATINGS,
   TELEMETRY_LIMITS as LIMITS,
+  VERSION_ID,
   VITALS_PATH,
   type ClientErrorsBeacon,
   type VitalsBeacon,
 } from '../shared/telemetry'
 
-const page = z.string().startsWith('/').max(LIMITS.page)
+/**
+ * The beacons' schemas, built on first use rather than when the worker starts: most requests are
+ * pages, which never read a beacon, and building zod schemas costs startup time.
+ */
+const schemas = memoize(() => {
+  const page = z.string().startsWith('/').max(LIMITS.page)
 
-export const VitalsBeaconSchema = z.object({
-  page,
-  metrics: z
-    .array(
-      z.object({
-        name: z.enum(METRIC_NAMES),
-        value: z.number().min(0).max(3_600_000),
-        rating: z.enum(METRIC_RATINGS),
-        id: z.string().max(100),
-        navigationType: z.string().max(40).optional(),
+  const vitals = z.object({
+    page,
+    metrics: z
+      .array(
+        z.object({
+          name: z.enum(METRIC_NAMES),
+          value: z.number().min(0).max(3_600_000),
+          rating: z.enum(METRIC_RATINGS),
+          id: z.string().max(100),
+          navigationType: z.string().max(40).optional(),
+        })
+      )
+      .min(1)
+      .max(LIMITS.metrics),
+    device: z.enum(DEVICE_CLASSES).optional(),
+    version: z.string().regex(VERSION_ID).optional(),
+    served: z
+      .object({
+        cache: z.enum(CACHE_LEVELS),
+        ms: z.number().min(0).max(600_000).optional(),
       })
-    )
-    .min(1)
-    .max(LIMITS.metrics),
-}) satisfies z.ZodType<VitalsBeacon>
+      .optional(),
+  }) satisfies z.ZodType<VitalsBeacon>
 
-const position = z.number().int().min(0).optional()
+  const position = z.number().int().min(0).optional()
 
-export const ClientErrorsBeaconSchema = z.object({
-  page,
-  errors: z
-    .array(
-      z.object({
-        kind: z.enum(['error', 'unhandledrejection']),
-        message: z.string().max(LIMITS.message),
-        source: z.string().max(LIMITS.source).optional(),
-        line: position,
-        column: position,
-        stack: z.string().max(LIMITS.stack).optional(),
-      })
-    )
-    .min(1)
-    .max(LIMITS.errors),
-}) satisfies z.ZodType<ClientErrorsBeacon>
+  const clientErrors = z.object({
+    page,
+    errors: z
+      .array(
+        z.object({
+          kind: z.enum(['error', 'unhandledrejection']),
+          message: z.string().max(LIMITS.message),
+          source: z.string().max(LIMITS.source).optional(),
+          line: position,
+          column: position,
+          stack: z.string().max(LIMITS.stack).optional(),
+        })
+      )
+      .min(1)
+      .max(LIMITS.errors),
+  }) satisfies z.ZodType<ClientErrorsBeacon>
+
+  return { vitals, clientErrors }
+})
 
 /** Data points one beacon may write: one per metric or error, as many as its schema allows. */
 export const MAX_ROWS_PER_BEACON = Math.max(LIMITS.metrics, LIMITS.errors)
@@ -92,27 +116,42 @@ const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413
 export const telemetry = new Hono<AppEnv>()
 
 telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
-  const beacon = await readBeacon(c, VitalsBeaconSchema)
+  const beacon = await readBeacon(c, schemas().vitals)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
-  writeRows(
+  const pageView = [
+    beacon.device ?? '',
+    beacon.version ?? '',
+    beacon.served?.cache ?? 'unknown',
+  ] as const
+  const serverMs = beacon.served?.ms ?? -1
+  const rows = writeRows(
     c,
     beacon.metrics.map((metric) => ({
       indexes: [metric.name],
-      blobs: ['vital', metric.name, metric.rating, path, lng, metric.navigationType ?? '', country],
-      doubles: [metric.value],
+      blobs: [
+        'vital',
+        metric.name,
+        metric.rating,
+        path,
+        lng,
+        metric.navigationType ?? '',
+        country,
+        ...pageView,
+      ],
+      doubles: [metric.value, serverMs],
     }))
   )
-  return c.body(null, 204, NO_STORE)
+  return written(c, rows)
 })
 
 telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) => {
-  const beacon = await readBeacon(c, ClientErrorsBeaconSchema)
+  const beacon = await readBeacon(c, schemas().clientErrors)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
-  writeRows(
+  const rows = writeRows(
     c,
     beacon.errors.map((error) => ({
       indexes: ['client-error'],
@@ -129,7 +168,7 @@ telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) 
       doubles: [error.line ?? 0, error.column ?? 0],
     }))
   )
-  return c.body(null, 204, NO_STORE)
+  return written(c, rows)
 })
 
 /** One beacon counted against its client's budget; true when within it. An unbound or failing limiter lets it through. */
@@ -162,14 +201,25 @@ async function readBeacon<S extends z.ZodType>(
 
 type DataPoint = { indexes: [string]; blobs: string[]; doubles: number[] }
 
-/** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it); returns how many. */
-function writeRows(c: Context<AppEnv>, points: DataPoint[]): number {
+/** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it); returns those written. */
+function writeRows(c: Context<AppEnv>, points: DataPoint[]): DataPoint[] {
   const rows = points.slice(0, MAX_ROWS_PER_BEACON)
   for (const point of rows) {
     if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
     else console.log(`telemetry ${JSON.stringify(point)}`)
   }
-  return rows.length
+  return rows
+}
+
+/** 204, or where TELEMETRY_ECHO is 'on' (the browser tests' server) 200 with the points written. */
+function written(c: Context<AppEnv>, rows: DataPoint[]): Response {
+  if (c.env.TELEMETRY_ECHO === 'on') return c.json({ points: rows }, 200, NO_STORE)
+  return c.body(null, 204, NO_STORE)
+}
+
+function memoize<T>(make: () => T): () => T {
+  let made: { value: T } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 function countryOf(c: Context<AppEnv>): string {

@@ -1,12 +1,16 @@
 /**
  * The HTML document around every page: <html lang>, the head's meta tags (spec section 2,
  * "Document head", and section 9), hreflang alternates, the navbar, main and the footer.
+ * `<html data-version>` names the deployed version that rendered the page (the version metadata
+ * binding's id), so that a copy served from a cache reports the version that made it
+ * (client/telemetry, decision 0030); without the binding it is left out.
  */
 import type { ReactNode } from 'react'
 import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
+import { VERSION_ID } from '../shared/telemetry'
 import { ClientAssets } from './assets'
 import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
@@ -28,7 +32,14 @@ function socialImage(image: string, origin: string): string {
   return isExternalAddress(address) ? address : `${origin}${address}`
 }
 
-export function Document({ shell, children }: { shell: Shell; children: ReactNode }) {
+type DocumentProps = {
+  shell: Shell
+  /** The deployed version's id (CF_VERSION_METADATA), if any. */
+  version?: string
+  children: ReactNode
+}
+
+export function Document({ shell, version, children }: DocumentProps) {
   const { lng, pageKey, origin, meta, head } = shell
   const t = getT(lng)
   const siteName = t('meta.siteName')
@@ -42,7 +53,7 @@ export function Document({ shell, children }: { shell: Shell; children: ReactNod
   const image = head?.image || socialImage(meta?.image ?? '', origin)
 
   return (
-    <html lang={lng}>
+    <html lang={lng} data-version={version && VERSION_ID.test(version) ? version : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -30,7 +30,7 @@ const NO_PLACEHOLDERS: Placeholders = new Map()
 export const renderer = createMiddleware<AppEnv>((c, next) =>
   reactRenderer(
     ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
-      <Document shell={shell}>
+      <Document shell={shell} version={c.env.CF_VERSION_METADATA?.id}>
         <ImageSigningContext value={imageSigningKeys(c.env).current}>
           <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
         </ImageSigningContext>

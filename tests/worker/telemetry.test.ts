@@ -1,6 +1,7 @@
 /**
  * The beacon endpoints (src/routes/telemetry.ts): same-origin, size-limited, schema-checked beacons
- * become Analytics Engine data points, or log lines when no dataset is bound.
+ * become Analytics Engine data points, or log lines when no dataset is bound. A vitals beacon's
+ * device class, version and server timing become blobs 8 to 10 and double 2 of each of its points.
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
@@ -96,15 +97,77 @@ describe('POST /api/vitals', () => {
     expect(points).toEqual([
       {
         indexes: ['LCP'],
-        blobs: ['vital', 'LCP', 'good', '/about', 'ru', 'navigate', ''],
-        doubles: [1234.5],
+        blobs: ['vital', 'LCP', 'good', '/about', 'ru', 'navigate', '', '', '', 'unknown'],
+        doubles: [1234.5, -1],
       },
       {
         indexes: ['CLS'],
-        blobs: ['vital', 'CLS', 'needs-improvement', '/about', 'ru', 'navigate', ''],
-        doubles: [0.12],
+        blobs: [
+          'vital',
+          'CLS',
+          'needs-improvement',
+          '/about',
+          'ru',
+          'navigate',
+          '',
+          '',
+          '',
+          'unknown',
+        ],
+        doubles: [0.12, -1],
       },
     ])
+  })
+
+  it("writes the page view's device class, version and server timing into every metric's data point", async () => {
+    const { points, dataset } = fakeDataset()
+    const beacon: VitalsBeacon = {
+      ...vitals,
+      device: 'phone',
+      version: '5f3c2a9e-8b1d-4c7e-9a6f-0d2e4b8c1a37',
+      served: { cache: 'miss', ms: 182 },
+    }
+    const response = await post('/api/vitals', beacon, { bindings: { VITALS: dataset } })
+    expect(response.status).toBe(204)
+    expect(points.map((point) => [point.blobs?.slice(7), point.doubles])).toEqual([
+      [
+        ['phone', '5f3c2a9e-8b1d-4c7e-9a6f-0d2e4b8c1a37', 'miss'],
+        [1234.5, 182],
+      ],
+      [
+        ['phone', '5f3c2a9e-8b1d-4c7e-9a6f-0d2e4b8c1a37', 'miss'],
+        [0.12, 182],
+      ],
+    ])
+    // A page served by the edge cache says so, with no worker time.
+    await post(
+      '/api/vitals',
+      { ...beacon, device: 'desktop', served: { cache: 'edge' } },
+      { bindings: { VITALS: dataset } }
+    )
+    expect(points[2]?.blobs?.slice(7)).toEqual([
+      'desktop',
+      '5f3c2a9e-8b1d-4c7e-9a6f-0d2e4b8c1a37',
+      'edge',
+    ])
+    expect(points[2]?.doubles).toEqual([1234.5, -1])
+  })
+
+  it('answers with the data points written where TELEMETRY_ECHO is on (the browser tests), and 204 everywhere else', async () => {
+    const { points, dataset } = fakeDataset()
+    const beacon = { ...vitals, device: 'tablet', served: { cache: 'hit', ms: 3 } }
+    const echoed = await post('/api/vitals', beacon, {
+      bindings: { VITALS: dataset, TELEMETRY_ECHO: 'on' },
+    })
+    expect(echoed.status).toBe(200)
+    expect(echoed.headers.get('Cache-Control')).toBe('no-store')
+    expect(await echoed.json()).toEqual({ points })
+    expect(points).toHaveLength(2)
+    for (const echo of ['', 'true', 'yes'])
+      expect(
+        (await post('/api/vitals', beacon, { bindings: { VITALS: dataset, TELEMETRY_ECHO: echo } }))
+          .status
+      ).toBe(204)
   })
 
   it('logs the data points when no dataset is bound', async () => {
@@ -113,7 +176,7 @@ describe('POST /api/vitals', () => {
     const response = await post('/api/vitals', beacon, { bindings: { VITALS: undefined } })
     expect(response.status).toBe(204)
     expect(log).toHaveBeenCalledWith(
-      `telemetry ${JSON.stringify({ indexes: ['TTFB'], blobs: ['vital', 'TTFB', 'good', '/', 'hy', '', ''], doubles: [80] })}`
+      `telemetry ${JSON.stringify({ indexes: ['TTFB'], blobs: ['vital', 'TTFB', 'good', '/', 'hy', '', '', '', '', 'unknown'], doubles: [80, -1] })}`
     )
   })
 
@@ -181,6 +244,10 @@ describe('POST /api/vitals', () => {
       }),
     ],
     ['a page that is not a path', JSON.stringify({ ...vitals, page: 'https://evil.example/' })],
+    ['an unknown device class', JSON.stringify({ ...vitals, device: 'Pixel 7 (Android 15)' })],
+    ['a version that is not a version id', JSON.stringify({ ...vitals, version: "x' OR 1=1 --" })],
+    ['an unknown cache level', JSON.stringify({ ...vitals, served: { cache: 'cdn' } })],
+    ['a negative server time', JSON.stringify({ ...vitals, served: { cache: 'miss', ms: -5 } })],
   ])('refuses %s with 400', async (_, body) => {
     const { points, dataset } = fakeDataset()
     const response = await post('/api/vitals', null, { body, bindings: { VITALS: dataset } })
@@ -393,6 +460,28 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
         )
     }
     expect(statuses).toEqual(Array(25).fill(204))
+  })
+
+  it('takes the largest beacon the client sends (eight metrics with the page view) within 4 KB', async () => {
+    const { points, dataset } = fakeDataset()
+    const names = ['LCP', 'INP', 'CLS', 'TTFB', 'FCP', 'LCP', 'INP', 'CLS'] as const
+    const beacon: VitalsBeacon = {
+      page: `/en/enterprises/${'p'.repeat(120)}`,
+      metrics: names.map((name, i) => ({
+        name,
+        value: 123456.789,
+        rating: 'needs-improvement',
+        id: `v5-1732760000000-${'9'.repeat(13)}${i}`,
+        navigationType: 'back-forward-cache',
+      })),
+      device: 'desktop',
+      version: '5f3c2a9e-8b1d-4c7e-9a6f-0d2e4b8c1a37',
+      served: { cache: 'uncached', ms: 123456 },
+    }
+    expect(new TextEncoder().encode(JSON.stringify(beacon)).length).toBeLessThan(4096)
+    const response = await post('/api/vitals', beacon, { bindings: { VITALS: dataset } })
+    expect(response.status).toBe(204)
+    expect(points).toHaveLength(8)
   })
 
   it('writes at most one row per metric or error, and refuses a beacon with more than its schema allows', async () => {

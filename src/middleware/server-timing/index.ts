@@ -1,0 +1,1 @@
+export { serverTiming } from './server-timing'
