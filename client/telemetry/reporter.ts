@@ -3,7 +3,7 @@
  * worker with navigator.sendBeacon (src/routes/telemetry.ts checks and stores them).
  *
  * A vitals beacon also says what a reading of the field data needs of the page view: the device
- * class (./device.ts), the version that rendered the page (`<html data-version>`, so a cached copy
+ * class (./device.ts), the version that rendered the page (`<meta name="deployment-version">`, so a cached copy
  * reports the version that made it) and how the page was served (./served-by.ts, from its
  * Server-Timing). Nothing that follows a visitor: no address, no user-agent string, no id beyond
  * web-vitals' own per-metric one.
@@ -22,6 +22,7 @@ import { deviceClass } from './device'
 import { servedBy } from './served-by'
 import {
   CLIENT_ERRORS_PATH,
+  DEPLOYMENT_VERSION_META,
   TELEMETRY_LIMITS as LIMITS,
   VITALS_PATH,
   type ClientError,
@@ -58,7 +59,9 @@ function flushVitals(): void {
 }
 
 function describePageView(): Pick<VitalsBeacon, 'device' | 'version' | 'served'> {
-  const version = document.documentElement.dataset.version
+  const version = document
+    .querySelector<HTMLMetaElement>(`meta[name="${DEPLOYMENT_VERSION_META}"]`)
+    ?.getAttribute('content')
   return {
     device: deviceClass(),
     ...(version && VERSION_ID.test(version) ? { version } : {}),

@@ -52,8 +52,11 @@ export const SERVER_TIMING = {
   render: 'render',
 } as const
 
+/** The meta tag that carries the deployed version's id in every page (src/views/document.tsx). */
+export const DEPLOYMENT_VERSION_META = 'deployment-version'
+
 /**
- * A deployed version's id as the HTML carries it (`<html data-version>`): Cloudflare's version ids
+ * A deployed version's id as the HTML carries it (`<meta name="deployment-version">`): Cloudflare's version ids
  * are UUIDs; anything else a beacon claims is not stored.
  */
 export const VERSION_ID = /^[A-Za-z0-9-]{1,64}$/
@@ -81,7 +84,7 @@ export type VitalsBeacon = {
   page: string
   metrics: VitalMetric[]
   device?: DeviceClass
-  /** The version that rendered the page (`<html data-version>`). */
+  /** The version that rendered the page (`<meta name="deployment-version">`). */
   version?: string
   served?: ServedBy
 }

@@ -1,7 +1,7 @@
 /**
  * The HTML document around every page: <html lang>, the head's meta tags (spec section 2,
  * "Document head", and section 9), hreflang alternates, the navbar, main and the footer.
- * `<html data-version>` names the deployed version that rendered the page (the version metadata
+ * `<meta name="deployment-version">` names the deployed version that rendered the page (the version metadata
  * binding's id), so that a copy served from a cache reports the version that made it
  * (client/telemetry, decision 0030); without the binding it is left out.
  */
@@ -10,7 +10,7 @@ import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
-import { VERSION_ID } from '../shared/telemetry'
+import { DEPLOYMENT_VERSION_META, VERSION_ID } from '../shared/telemetry'
 import { ClientAssets } from './assets'
 import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
@@ -53,7 +53,7 @@ export function Document({ shell, version, children }: DocumentProps) {
   const image = head?.image || socialImage(meta?.image ?? '', origin)
 
   return (
-    <html lang={lng} data-version={version && VERSION_ID.test(version) ? version : undefined}>
+    <html lang={lng}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -62,6 +62,9 @@ export function Document({ shell, version, children }: DocumentProps) {
         {keywords && <meta name="keywords" content={keywords} />}
         <meta name="robots" content={shell.indexable ? ROBOTS : 'noindex, follow'} />
         <meta name="theme-color" content="#ffffff" />
+        {version && VERSION_ID.test(version) && (
+          <meta name={DEPLOYMENT_VERSION_META} content={version} />
+        )}
         <link rel="canonical" href={canonical} />
         {shell.indexable &&
           hreflangAlternates(pageKey).map(({ hreflang, path }) => (

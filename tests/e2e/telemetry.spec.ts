@@ -1,11 +1,14 @@
 /**
  * Client telemetry in a real browser (client/telemetry): the reporter is a chunk of its own that
  * loads only after the load event, web vitals reach POST /api/vitals when the page is left, and
- * an uncaught error reaches POST /api/client-errors. The worker's answers (204) prove the beacons
- * pass its same-origin, size and schema checks.
+ * an uncaught error reaches POST /api/client-errors. The test server runs with TELEMETRY_ECHO=on
+ * (package.json `e2e:server`): each beacon is answered 200 with the Analytics Engine data points
+ * the worker wrote for it, which proves it passed the same-origin, size and schema checks and
+ * shows what the dataset got. A vitals beacon carries the page view's device class, the version
+ * stamped into the page and how the page was served (decision 0030).
  */
-import type { Request } from '@playwright/test'
-import { expect, gotoAndHydrate, test } from './fixtures'
+import type { Page, Request } from '@playwright/test'
+import { expect, gotoAndHydrate, phone, test } from './fixtures'
 
 const REPORTER_CHUNK = /\/assets\/chunks\/reporter-[\w-]+\.js$/
 
@@ -13,8 +16,41 @@ function beaconOf(request: Request): {
   page: string
   metrics?: { name: string }[]
   errors?: { kind: string; message: string }[]
+  device?: string
+  version?: string
+  served?: { cache: string; ms?: number }
 } {
   return JSON.parse(request.postData() ?? '{}')
+}
+
+type DataPoint = { indexes: string[]; blobs: string[]; doubles: number[] }
+
+/**
+ * Settles the page's vitals and sends them as a visitor does: once the reporter is in, a key press
+ * settles LCP (web-vitals listens for trusted input only), and hiding the page sends the queue,
+ * what the browser does when the tab is switched away or closed (a Playwright navigation would end
+ * the page before its beacons are observed).
+ */
+async function leavePage(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+  await page.keyboard.press('Shift')
+  await page.evaluate(
+    () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))
+  )
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }))
+  })
+}
+
+/** The page's first vitals beacon and the data points the worker wrote for it, once the page is left. */
+async function firstVitalsBeacon(page: Page) {
+  const answer = page.waitForResponse((response) => response.url().endsWith('/api/vitals'))
+  await leavePage(page)
+  const response = await answer
+  expect(response.status()).toBe(200)
+  const { points } = (await response.json()) as { points: DataPoint[] }
+  return { beacon: beaconOf(response.request()), points }
 }
 
 test('loads the reporter chunk after the load event, not before', async ({ page }) => {
@@ -44,22 +80,58 @@ test('sends LCP, CLS and TTFB of a page to /api/vitals when the page is hidden',
   const reporter = page.waitForResponse(REPORTER_CHUNK)
   await gotoAndHydrate(page, '/ru/enterprises')
   await reporter
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
-  // A visitor's first key press settles LCP (web-vitals listens for trusted input only) ...
-  await page.keyboard.press('Shift')
-  await page.evaluate(
-    () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))
-  )
-  // ... and hiding the page sends the queue: what the browser does when the tab is switched away
-  // or closed (a Playwright navigation would end the page before its beacons are observed).
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
-    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }))
-  })
+  await leavePage(page)
   await expect
     .poll(() => [...metrics].sort())
     .toEqual(expect.arrayContaining(['CLS', 'LCP', 'TTFB']))
-  expect(await Promise.all(beacons)).toEqual(beacons.map(() => 204))
+  expect(await Promise.all(beacons)).toEqual(beacons.map(() => 200))
+})
+
+test("a page's vitals beacon carries its device class, the version that rendered it and how it was served, and each data point has them", async ({
+  page,
+}) => {
+  const reporter = page.waitForResponse(REPORTER_CHUNK)
+  const response = await gotoAndHydrate(page, '/en/about')
+  await reporter
+  const version = await page.locator('meta[name="deployment-version"]').getAttribute('content')
+  expect(version).toMatch(/^[A-Za-z0-9-]{1,64}$/)
+  // The worker's own Server-Timing: the page cache's level, and a duration.
+  const header = (await response.allHeaders())['server-timing'] ?? ''
+  const level = /^cache;desc=(hit|miss|uncached)\b/.exec(header)?.[1]
+  expect(level, header).toBeDefined()
+
+  const { beacon, points } = await firstVitalsBeacon(page)
+  expect(beacon).toMatchObject({
+    page: '/en/about',
+    device: 'desktop',
+    version,
+    served: { cache: level, ms: expect.any(Number) },
+  })
+  expect(points.length).toBe(beacon.metrics?.length)
+  for (const point of points) {
+    expect(point.blobs.slice(0, 5)).toEqual([
+      'vital',
+      point.indexes[0],
+      expect.any(String),
+      '/about',
+      'en',
+    ])
+    expect(point.blobs.slice(7)).toEqual(['desktop', version, level])
+    expect(point.doubles[1]).toBe(beacon.served?.ms)
+  }
+})
+
+test.describe('on a phone', () => {
+  test.use(phone)
+
+  test('the beacon says phone', async ({ page }) => {
+    const reporter = page.waitForResponse(REPORTER_CHUNK)
+    await gotoAndHydrate(page, '/ru/about')
+    await reporter
+    const { beacon, points } = await firstVitalsBeacon(page)
+    expect(beacon.device).toBe('phone')
+    expect(points.map((point) => point.blobs[7])).toEqual(points.map(() => 'phone'))
+  })
 })
 
 test('reports an uncaught error to /api/client-errors', async ({ page, pageProblems }) => {
@@ -74,7 +146,7 @@ test('reports an uncaught error to /api/client-errors', async ({ page, pageProbl
     })
   })
   const response = await report
-  expect(response.status()).toBe(204)
+  expect(response.status()).toBe(200)
   expect(beaconOf(response.request())).toMatchObject({
     page: '/',
     errors: [{ kind: 'error', message: expect.stringContaining('telemetry e2e check') }],
@@ -95,7 +167,7 @@ test('reports an island whose chunk fails to load as a chunk-load failure', asyn
   // The visitor reaches for the dropdown, which starts its hydration (client/triggers.ts).
   await page.locator('.lang-dropdown__button').hover()
   const response = await report
-  expect(response.status()).toBe(204)
+  expect(response.status()).toBe(200)
   expect(beaconOf(response.request())).toMatchObject({
     page: '/en/about',
     errors: [

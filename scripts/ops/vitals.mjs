@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * `npm run vitals -- [--env production] [--days 7] [--country AM] [--json] [--check]`: what real
+ * visitors got, read from the VITALS Analytics Engine dataset of an environment (its name in
+ * wrangler.toml) through Cloudflare's Analytics Engine SQL API (scripts/lib/vitals/).
+ *
+ * Environment, under the names wrangler uses: CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_TOKEN (a
+ * token with Account Analytics Read) and, optionally, CLOUDFLARE_API_BASE_URL (default
+ * https://api.cloudflare.com/client/v4; a test or a proxy stands in there).
+ *
+ * Exit status: 0; 1 with --check when a site-level p75 with enough data is not good; 2 when the
+ * report could not be made (bad option, missing credentials, an API error), with the reason.
+ * The runbook: docs/operations.md, "Field vitals".
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { checkFailures, formatReport, formatValue, gatherReport } from '../lib/vitals/report.mjs'
+import { countryCode, dayCount, QueryRefused } from '../lib/vitals/sql.mjs'
+import { DEFAULT_API_BASE_URL, runQuery, SqlApiError } from '../lib/vitals/sql-api.mjs'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const ENVIRONMENTS = ['production', 'staging']
+const USAGE =
+  'usage: npm run vitals -- [--env production|staging] [--days 1-90] [--country AM] [--json] [--check]'
+
+class UsageError extends Error {}
+
+function options() {
+  let parsed
+  try {
+    parsed = parseArgs({
+      options: {
+        env: { type: 'string', default: 'production' },
+        days: { type: 'string', default: '7' },
+        country: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        check: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    throw new UsageError(error.message)
+  }
+  if (parsed.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  if (!ENVIRONMENTS.includes(parsed.env))
+    throw new UsageError(
+      `--env must be ${ENVIRONMENTS.join(' or ')}, not ${JSON.stringify(parsed.env)}`
+    )
+  return {
+    env: parsed.env,
+    days: dayCount(parsed.days),
+    country: parsed.country === undefined ? undefined : countryCode(parsed.country),
+    json: parsed.json,
+    check: parsed.check,
+  }
+}
+
+/** The VITALS dataset's name in the environment's wrangler.toml section. */
+async function datasetOf(env) {
+  // Imported here, not above: wrangler takes seconds to load, which a refused option need not wait.
+  const { unstable_readConfig } = await import('wrangler')
+  const config = unstable_readConfig(
+    { config: path.join(ROOT, 'wrangler.toml'), env },
+    { hideWarnings: true }
+  )
+  const binding = config.analytics_engine_datasets?.find((entry) => entry.binding === 'VITALS')
+  if (!binding?.dataset) throw new UsageError(`wrangler.toml [env.${env}] binds no VITALS dataset`)
+  return binding.dataset
+}
+
+function credentials() {
+  const accountId = process.env.CLOUDFLARE_ACCOUNT_ID?.trim()
+  const token = process.env.CLOUDFLARE_API_TOKEN?.trim()
+  const missing = [!accountId && 'CLOUDFLARE_ACCOUNT_ID', !token && 'CLOUDFLARE_API_TOKEN'].filter(
+    Boolean
+  )
+  if (missing.length)
+    throw new UsageError(
+      `set ${missing.join(' and ')} (an API token with Account Analytics Read; the names wrangler uses)`
+    )
+  return {
+    accountId,
+    token,
+    baseUrl: process.env.CLOUDFLARE_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL,
+  }
+}
+
+async function main() {
+  const { env, days, country, json, check } = options()
+  const dataset = await datasetOf(env)
+  const api = credentials()
+  const report = await gatherReport((sql) => runQuery(sql, api), { dataset, days, country })
+  const failures = checkFailures(report)
+  if (json) console.log(JSON.stringify({ env, ...report, check: { failures } }, null, 2))
+  else console.log(formatReport(report, { env }))
+  if (!check) return 0
+  if (!json) {
+    console.log('')
+    console.log(
+      failures.length
+        ? `check: FAIL, ${failures.map((f) => `${f.metric} p75 on ${f.device} is ${formatValue(f.metric, f.p75)} (${f.verdict})`).join('; ')}`
+        : `check: ok, every site-level p75 with n >= ${report.minN} is good`
+    )
+  }
+  return failures.length ? 1 : 0
+}
+
+main().then(
+  (status) => process.exit(status),
+  (error) => {
+    if (error instanceof UsageError || error instanceof QueryRefused) {
+      console.error(`vitals: ${error.message}\n${USAGE}`)
+    } else if (error instanceof SqlApiError) {
+      console.error(`vitals: ${error.message}`)
+    } else {
+      console.error('vitals: failed', error)
+    }
+    process.exit(2)
+  }
+)

@@ -1,0 +1,288 @@
+/// <reference types="node" />
+/**
+ * `npm run vitals` as an operator runs it (scripts/ops/vitals.mjs), against a fake Analytics Engine
+ * SQL API (tests/support/fake-analytics-sql.mjs) that runs its queries on sampled fixture rows
+ * (tests/support/vitals-fixtures.mjs). Its figures are checked against a weighted percentile
+ * computed here another way: each reading repeated as many times as its sample interval says.
+ */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeSqlApi } from '../support/fake-analytics-sql.mjs'
+import { fixtureRows, HOSTILE_PAGES, VERSIONS } from '../support/vitals-fixtures.mjs'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const DAY_MS = 86_400_000
+
+type Row = Record<string, string | number | Date>
+type Fake = Awaited<ReturnType<typeof startFakeSqlApi>>
+
+let fakes: Fake[] = []
+afterEach(async () => {
+  await Promise.all(fakes.map((fake) => fake.close()))
+  fakes = []
+})
+
+async function fake(options: Parameters<typeof startFakeSqlApi>[0]) {
+  const started = await startFakeSqlApi(options)
+  fakes.push(started)
+  return started
+}
+
+function vitals(args: string[], env: Record<string, string | undefined>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['scripts/ops/vitals.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
+const envOf = (api: Fake) => ({
+  CLOUDFLARE_API_BASE_URL: api.baseUrl,
+  CLOUDFLARE_ACCOUNT_ID: api.accountId,
+  CLOUDFLARE_API_TOKEN: api.token,
+})
+
+/**
+ * The 75th percentile of weighted readings, by expansion: each value repeated `weight` times,
+ * sorted, and the value at rank ceil(0.75 n) (the nearest-rank definition).
+ */
+function expandedP75(readings: { value: number; weight: number }[]): number {
+  const expanded = readings.flatMap(({ value, weight }) => Array<number>(weight).fill(value))
+  expanded.sort((a, b) => a - b)
+  return expanded[Math.ceil(0.75 * expanded.length) - 1]!
+}
+
+function recent(rows: Row[], days: number, now: number) {
+  return rows.filter((row) => now - (row.timestamp as Date).getTime() < days * DAY_MS)
+}
+
+function readings(rows: Row[], match: (row: Row) => boolean) {
+  return rows
+    .filter((row) => row.blob1 === 'vital' && match(row))
+    .map((row) => ({ value: row.double1 as number, weight: row._sample_interval as number }))
+}
+
+const total = (list: { weight: number }[]) => list.reduce((sum, { weight }) => sum + weight, 0)
+
+type Cell = { device: string; n: number; enough: boolean; p75?: number; verdict?: string }
+type Report = {
+  verdict: { metric: string; devices: Cell[] }[]
+  worstPages: { page: string; device: string; n: number; poor: number }[]
+  deploys: {
+    latest: { version: string; metrics: Record<string, { n: number; p75?: number }> }
+    previous: { version: string; metrics: Record<string, { n: number; p75?: number }> }
+  }
+  serverTiming: { cache: string; n: number; ttfbP75?: number; serverP75?: number | null }[]
+  clientErrors: { message: string; source: string; n: number }[]
+  check: { failures: { metric: string; device: string }[] }
+}
+
+describe('npm run vitals', () => {
+  it('prints every section, each figure weighted by _sample_interval as an independent computation finds it', async () => {
+    const now = Date.now()
+    const rows = fixtureRows('good', new Date(now))
+    const api = await fake({ datasets: { erebuni_vitals: rows } })
+    const text = await vitals(['--env', 'production'], envOf(api))
+    expect(text.stderr).toBe('')
+    expect(text.status).toBe(0)
+    for (const heading of [
+      'Site verdict',
+      'Worst pages',
+      'Deploys',
+      'Server timing',
+      'Top client errors',
+    ])
+      expect(text.stdout).toContain(heading)
+    // Tablets sent too few readings for a figure.
+    expect(text.stdout).toMatch(/LCP\s+tablet\s+not enough data/)
+
+    const json = await vitals(['--env', 'production', '--json'], envOf(api))
+    expect(json.status).toBe(0)
+    const report = JSON.parse(json.stdout) as Report
+    const week = recent(rows, 7, now)
+    for (const { metric, devices } of report.verdict) {
+      for (const cell of devices) {
+        const expected = readings(
+          week,
+          (row) => row.blob2 === metric && (cell.device === 'all' || row.blob8 === cell.device)
+        )
+        expect(cell.n, `${metric} ${cell.device}`).toBe(total(expected))
+        expect(cell.enough).toBe(total(expected) >= 50)
+        if (cell.enough) expect(cell.p75, `${metric} ${cell.device}`).toBe(expandedP75(expected))
+        else expect(cell.p75).toBeUndefined()
+      }
+    }
+    // The old, heavy readings stay out of a 7-day report.
+    expect(report.verdict.find((row) => row.metric === 'LCP')!.devices[0]!.n).toBeLessThan(1000)
+
+    for (const side of ['latest', 'previous'] as const) {
+      const deploy = report.deploys[side]
+      expect(deploy.version).toBe(VERSIONS[side])
+      const lcp = readings(week, (row) => row.blob2 === 'LCP' && row.blob9 === VERSIONS[side])
+      expect(deploy.metrics.LCP!.n).toBe(total(lcp))
+      expect(deploy.metrics.LCP!.p75).toBe(expandedP75(lcp))
+    }
+
+    const edge = report.serverTiming.find((row) => row.cache === 'edge')!
+    const edgeTtfb = readings(week, (row) => row.blob2 === 'TTFB' && row.blob10 === 'edge')
+    expect(edge.n).toBe(total(edgeTtfb))
+    expect(edge.ttfbP75).toBe(expandedP75(edgeTtfb))
+    expect(edge.serverP75).toBeNull()
+    const miss = report.serverTiming.find((row) => row.cache === 'miss')!
+    const missServer = week
+      .filter((row) => row.blob2 === 'TTFB' && row.blob10 === 'miss')
+      .map((row) => ({ value: row.double2 as number, weight: row._sample_interval as number }))
+    expect(miss.serverP75).toBe(expandedP75(missServer))
+
+    expect(report.clientErrors.map((error) => [error.n, error.message])).toEqual([
+      [30, 'TypeError: x is undefined'],
+      [12, 'chunk-load failure: island "carousel"'],
+      [4, "\u001b[31mred'); DROP TABLE erebuni_vitals; --"],
+    ])
+  })
+
+  it('--check passes when every site-level p75 with enough data is good, and fails (exit 1) on a poor LCP', async () => {
+    const good = await fake({ datasets: { erebuni_vitals: fixtureRows('good') } })
+    const passed = await vitals(['--env', 'production', '--check'], envOf(good))
+    expect(passed.stdout).toContain('check: ok')
+    expect(passed.status).toBe(0)
+
+    const poor = await fake({ datasets: { erebuni_vitals: fixtureRows('poor-lcp') } })
+    const failed = await vitals(['--env', 'production', '--check'], envOf(poor))
+    expect(failed.stdout).toMatch(/check: FAIL, LCP p75 on all is [\d.]+ s \(poor\)/)
+    expect(failed.status).toBe(1)
+    const json = await vitals(['--env', 'production', '--check', '--json'], envOf(poor))
+    expect(json.status).toBe(1)
+    const { check } = JSON.parse(json.stdout) as Report
+    expect(check.failures.map((failure) => failure.metric)).toEqual(expect.arrayContaining(['LCP']))
+    expect(new Set(check.failures.map((failure) => failure.metric))).toEqual(new Set(['LCP']))
+    // Without --check the same report exits 0: it is a reading, not a verdict.
+    expect((await vitals(['--env', 'production'], envOf(poor))).status).toBe(0)
+  })
+
+  it('--country AM counts only visitors in Armenia; --days counts back that many days', async () => {
+    const now = Date.now()
+    const rows = fixtureRows('good', new Date(now))
+    const api = await fake({ datasets: { erebuni_vitals: rows } })
+    const { stdout, status } = await vitals(
+      ['--env', 'production', '--country', 'AM', '--days', '30', '--json'],
+      envOf(api)
+    )
+    expect(status).toBe(0)
+    const report = JSON.parse(stdout) as Report
+    const month = recent(rows, 30, now)
+    const ttfb = readings(month, (row) => row.blob2 === 'TTFB' && row.blob7 === 'AM')
+    const all = report.verdict.find((row) => row.metric === 'TTFB')!.devices[0]!
+    expect(all.n).toBe(total(ttfb))
+    // 30 days take in the old readings, from Armenia.
+    expect(all.n).toBeGreaterThan(1000)
+    expect(all.p75).toBe(expandedP75(ttfb))
+    for (const sql of api.queries) expect(sql).toContain("INTERVAL '30' DAY")
+    expect(api.queries.every((sql) => sql.includes("= 'AM'"))).toBe(true)
+  })
+
+  it.each([
+    ['a country in lower case', ['--country', 'am'], 'country must be two capital letters'],
+    ['a country carrying SQL', ['--country', "AM' OR '1'='1"], 'country must be two capital'],
+    ['days out of range', ['--days', '400'], 'days must be a whole number from 1 to 90'],
+    ['an unknown environment', ['--env', 'dev'], '--env must be production or staging'],
+    ['an unknown option', ['--page', '/'], "Unknown option '--page'"],
+  ])('refuses %s with a clear error and sends no query', async (_, args, message) => {
+    const api = await fake({ datasets: { erebuni_vitals: fixtureRows('good') } })
+    const { status, stderr } = await vitals(args, envOf(api))
+    expect(stderr).toContain(message)
+    expect(status).toBe(2)
+    expect(api.queries).toEqual([])
+  })
+
+  it("reads the environment's dataset from wrangler.toml", async () => {
+    const api = await fake({ datasets: { erebuni_vitals_staging: fixtureRows('good') } })
+    const { status } = await vitals(['--env', 'staging'], envOf(api))
+    expect(status).toBe(0)
+    expect(api.queries.every((sql) => sql.includes(' FROM erebuni_vitals_staging '))).toBe(true)
+  })
+
+  it('builds the same queries whatever the rows hold: a page or message written by a hostile beacon is a value, never SQL', async () => {
+    const rows = fixtureRows('good')
+    const hostile = await fake({ datasets: { erebuni_vitals: rows } })
+    const plain = await fake({
+      datasets: {
+        erebuni_vitals: rows.filter((row) => !HOSTILE_PAGES.includes(row.blob4 as string)),
+      },
+    })
+    const report = JSON.parse((await vitals(['--json'], envOf(hostile))).stdout) as Report
+    await vitals(['--json'], envOf(plain))
+    expect([...hostile.queries].sort()).toEqual([...plain.queries].sort())
+    // The hostile pages come back as the strings they are, and the table they name is still there.
+    expect(report.worstPages.map((row) => row.page)).toEqual(expect.arrayContaining(HOSTILE_PAGES))
+    const again = await vitals(['--json'], envOf(hostile))
+    expect(again.status).toBe(0)
+    // Printed as text, no control character from a row reaches the terminal.
+    const text = await vitals([], envOf(hostile))
+    expect(text.stdout).not.toContain('\u001b')
+    expect(text.stdout).toContain("\\u001b[31mred'); DROP TABLE erebuni_vitals; --")
+  })
+
+  it('waits out 429 and 503 as Retry-After says, then reports', async () => {
+    const api = await fake({
+      datasets: { erebuni_vitals: fixtureRows('good') },
+      failures: [
+        { status: 429, headers: { 'Retry-After': '1' } },
+        { status: 503, headers: { 'Retry-After': '1' } },
+      ],
+    })
+    const { status, stdout } = await vitals(['--check'], envOf(api))
+    expect(stdout).toContain('check: ok')
+    expect(status).toBe(0)
+    // Six queries, two of them sent twice.
+    expect(api.queries).toHaveLength(8)
+  })
+
+  it('gives up after four busy answers to one query, saying so', async () => {
+    const busy = { status: 503, headers: { 'Retry-After': '0' } }
+    const api = await fake({
+      datasets: { erebuni_vitals: fixtureRows('good') },
+      failures: Array(24).fill(busy),
+    })
+    const { status, stderr } = await vitals([], envOf(api))
+    expect(stderr).toContain('still busy (HTTP 503) after 4 attempts')
+    expect(status).toBe(2)
+  })
+
+  it('says what a refused token needs, and names missing credentials', async () => {
+    const api = await fake({ datasets: { erebuni_vitals: [] } })
+    const refused = await vitals([], { ...envOf(api), CLOUDFLARE_API_TOKEN: 'wrong' })
+    expect(refused.stderr).toContain(
+      'refused the token (HTTP 401: Authentication error): CLOUDFLARE_API_TOKEN needs the Account Analytics Read permission'
+    )
+    expect(refused.status).toBe(2)
+    const missing = await vitals([], {
+      ...envOf(api),
+      CLOUDFLARE_API_TOKEN: '',
+      CLOUDFLARE_ACCOUNT_ID: undefined,
+    })
+    expect(missing.stderr).toContain('set CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN')
+    expect(missing.status).toBe(2)
+  })
+
+  it.each([
+    ['JSON without rows', '{"data":"nope"}', 'has no meta and data rows'],
+    ['not JSON', '<html>gateway</html>', 'something that is not JSON'],
+  ])('fails clearly on an answer that is %s', async (_, body, message) => {
+    const api = await fake({
+      datasets: { erebuni_vitals: fixtureRows('good') },
+      failures: [{ status: 200, body }],
+    })
+    const { status, stderr } = await vitals([], envOf(api))
+    expect(stderr).toContain(message)
+    expect(status).toBe(2)
+  })
+})
