@@ -1,5 +1,5 @@
 /**
- * The telemetry chunk: web vitals (LCP, INP, CLS, TTFB) and uncaught browser errors, sent to the
+ * The telemetry chunk: web vitals (LCP, INP, CLS, FCP, TTFB) and uncaught browser errors, sent to the
  * worker with navigator.sendBeacon (src/routes/telemetry.ts checks and stores them).
  *
  * A vitals beacon also says what a reading of the field data needs of the page view: the device
@@ -17,7 +17,7 @@
  * which a multi-page site has no use for; it costs this chunk 0.9 KB gzip more than 5 did (3.9 KB),
  * loaded after the load event when the browser is idle.
  */
-import { onCLS, onINP, onLCP, onTTFB, type Metric } from 'web-vitals'
+import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals'
 import { deviceClass } from './device'
 import { servedBy } from './served-by'
 import {
@@ -104,7 +104,7 @@ export function startTelemetry(): void {
   } catch {
     // A browser without matchMedia or Navigation Timing: the beacons go without these fields.
   }
-  for (const onMetric of [onLCP, onINP, onCLS, onTTFB]) onMetric(enqueue)
+  for (const onMetric of [onLCP, onINP, onCLS, onFCP, onTTFB]) onMetric(enqueue)
   // Registered after web-vitals' own listeners, so the metrics they report on hiding are queued first.
   addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flushVitals()
