@@ -85,7 +85,9 @@ type Report = {
   check: { failures: { metric: string; device: string }[] }
 }
 
-describe('npm run vitals', () => {
+// Each run loads wrangler to read wrangler.toml: seconds on a busy machine, so a test that runs the
+// command a few times gets a deadline of its own.
+describe('npm run vitals', { timeout: 180_000 }, () => {
   it('prints every section, each figure weighted by _sample_interval as an independent computation finds it', async () => {
     const now = Date.now()
     const rows = fixtureRows('good', new Date(now))
@@ -149,12 +151,14 @@ describe('npm run vitals', () => {
     ])
   })
 
-  it('--check passes when every site-level p75 with enough data is good, and fails (exit 1) on a poor LCP', async () => {
+  it('--check passes when every site-level p75 with enough data is good', async () => {
     const good = await fake({ datasets: { erebuni_vitals: fixtureRows('good') } })
     const passed = await vitals(['--env', 'production', '--check'], envOf(good))
     expect(passed.stdout).toContain('check: ok')
     expect(passed.status).toBe(0)
+  })
 
+  it('--check fails (exit 1) on a poor LCP p75, naming it, in text and in JSON', async () => {
     const poor = await fake({ datasets: { erebuni_vitals: fixtureRows('poor-lcp') } })
     const failed = await vitals(['--env', 'production', '--check'], envOf(poor))
     expect(failed.stdout).toMatch(/check: FAIL, LCP p75 on all is [\d.]+ s \(poor\)/)
@@ -162,10 +166,14 @@ describe('npm run vitals', () => {
     const json = await vitals(['--env', 'production', '--check', '--json'], envOf(poor))
     expect(json.status).toBe(1)
     const { check } = JSON.parse(json.stdout) as Report
-    expect(check.failures.map((failure) => failure.metric)).toEqual(expect.arrayContaining(['LCP']))
     expect(new Set(check.failures.map((failure) => failure.metric))).toEqual(new Set(['LCP']))
-    // Without --check the same report exits 0: it is a reading, not a verdict.
-    expect((await vitals(['--env', 'production'], envOf(poor))).status).toBe(0)
+  })
+
+  it('without --check, a poor report still exits 0: it is a reading, not a verdict', async () => {
+    const poor = await fake({ datasets: { erebuni_vitals: fixtureRows('poor-lcp') } })
+    const { status, stdout } = await vitals(['--env', 'production'], envOf(poor))
+    expect(stdout).toMatch(/LCP\s+all\s+[\d.]+ s\s+\d+\s+.*poor/)
+    expect(status).toBe(0)
   })
 
   it('--country AM counts only visitors in Armenia; --days counts back that many days', async () => {
@@ -210,7 +218,7 @@ describe('npm run vitals', () => {
     expect(api.queries.every((sql) => sql.includes(' FROM erebuni_vitals_staging '))).toBe(true)
   })
 
-  it('builds the same queries whatever the rows hold: a page or message written by a hostile beacon is a value, never SQL', async () => {
+  it('builds the same queries whatever the rows hold: a page written by a hostile beacon is a value, never SQL', async () => {
     const rows = fixtureRows('good')
     const hostile = await fake({ datasets: { erebuni_vitals: rows } })
     const plain = await fake({
@@ -221,12 +229,14 @@ describe('npm run vitals', () => {
     const report = JSON.parse((await vitals(['--json'], envOf(hostile))).stdout) as Report
     await vitals(['--json'], envOf(plain))
     expect([...hostile.queries].sort()).toEqual([...plain.queries].sort())
-    // The hostile pages come back as the strings they are, and the table they name is still there.
+    // The hostile pages come back as the strings they are.
     expect(report.worstPages.map((row) => row.page)).toEqual(expect.arrayContaining(HOSTILE_PAGES))
-    const again = await vitals(['--json'], envOf(hostile))
-    expect(again.status).toBe(0)
-    // Printed as text, no control character from a row reaches the terminal.
-    const text = await vitals([], envOf(hostile))
+  })
+
+  it('prints no control character a row holds: an escape sequence in an error message shows escaped', async () => {
+    const api = await fake({ datasets: { erebuni_vitals: fixtureRows('good') } })
+    const text = await vitals([], envOf(api))
+    expect(text.status).toBe(0)
     expect(text.stdout).not.toContain('\u001b')
     expect(text.stdout).toContain("\\u001b[31mred'); DROP TABLE erebuni_vitals; --")
   })
