@@ -15,7 +15,7 @@
  * malformed body), so tests see the client retry and fail as it should.
  *
  * Run on its own, with a fixture (./vitals-fixtures.mjs), for a look at the report:
- *   node tests/support/fake-analytics-sql.mjs [--fixture good|poor-lcp] [--port 8790]
+ *   npx node tests/support/fake-analytics-sql.mjs [--fixture good|poor-lcp] [--port 8790]
  * prints the environment to give `npm run vitals`.
  */
 import { createServer } from 'node:http'
