@@ -15,6 +15,8 @@
  *   navigations    click → paint and back → paint between the navbar's pages, and this machine's floor
  *   image-abuse    the image route's fences: respelled addresses, memory under concurrent misses
  *   freshness      the freshness contract across Cloudflare's network, simulated
+ *   startup        a new isolate's startup CPU (`wrangler check startup`) beside a minimal worker's,
+ *                  and the deploy bundle's size, last, on a machine no site is running on
  *
  * Before the steps that need it, the runner seeds the local content service (`npm run
  * content:setup`) and starts the site under `wrangler dev` (production build) on a free loopback
@@ -24,7 +26,8 @@
  *
  * Parameters (environment): BENCH_SECONDS (5) and BENCH_ROUNDS (3) of the serving step;
  * BENCH_LIGHTHOUSE_RUNS (3) and BENCH_LIGHTHOUSE_PATH (the pages, comma-separated); the
- * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step;
+ * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step; the startup
+ * step's BENCH_STARTUP_RUNS (5);
  * BENCH_TIMEOUT_MINUTES (45) bounds the whole run. Everything stays on 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process'
@@ -51,6 +54,7 @@ const STEPS = [
   'navigations',
   'image-abuse',
   'freshness',
+  'startup',
 ]
 
 /** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */

@@ -10,8 +10,12 @@
  * every URL-valued field is parsed into a safe address or '' (addresses.ts), and every HTML field
  * is sanitized (sanitize-html.ts). What is cached in KV and rendered is this output: views only pick.
  * An address that was dropped is found by `findDroppedAddresses`, so the client can report it.
+ *
+ * Every schema is built on its first use (`z.lazy`, which keeps what it built), not at module scope:
+ * a new isolate whose first page comes from the cache never builds one (decision 0028).
  */
-import { z } from 'zod'
+import * as z from 'zod'
+import { lazy } from '../shared/lazy'
 import { parseAddress } from './addresses'
 import { sanitizeHtml } from './sanitize-html'
 
@@ -24,39 +28,46 @@ import { sanitizeHtml } from './sanitize-html'
  */
 export const PAYLOAD_SCHEMA_VERSION = 'payload-schema-1'
 
-const text = z.string().catch('')
-/** CMS HTML (descriptions): allow-listed and balanced; sanitizing it again gives the same. */
-const html = z
-  .string()
-  .catch('')
-  .transform((value) => sanitizeHtml(value))
-/** An image address: absolute http(s) or site-relative, else ''. */
-const imageAddress = text.transform((value) => parseAddress(value, 'image'))
-/** A link address: absolute http(s), site-relative, mailto: or tel:, else ''. */
-const linkAddress = text.transform((value) => parseAddress(value, 'link'))
+/** The fields every payload is made of, built together on first use. */
+const fields = lazy(() => {
+  const text = z.string().catch('')
+  return {
+    text,
+    /** CMS HTML (descriptions): allow-listed and balanced; sanitizing it again gives the same. */
+    html: z
+      .string()
+      .catch('')
+      .transform((value) => sanitizeHtml(value)),
+    /** An image address: absolute http(s) or site-relative, else ''. */
+    imageAddress: text.transform((value) => parseAddress(value, 'image')),
+    /** A link address: absolute http(s), site-relative, mailto: or tel:, else ''. */
+    linkAddress: text.transform((value) => parseAddress(value, 'link')),
+    id: z.union([z.string(), z.number()]).catch(''),
+  }
+})
 
 /** A field with its localized variants: title, en_title, ru_title, arm_title. */
 type Localized<K extends string, S> = { [P in K | `${'en' | 'ru' | 'arm'}_${K}`]: S }
 
 function variantsOf<S extends z.ZodType, const K extends string>(
   schema: S,
-  fields: K[]
+  names: K[]
 ): Localized<K, S> {
   const shape: Record<string, S> = {}
-  for (const field of fields) {
-    for (const prefix of ['', 'en_', 'ru_', 'arm_']) shape[`${prefix}${field}`] = schema
+  for (const name of names) {
+    for (const prefix of ['', 'en_', 'ru_', 'arm_']) shape[`${prefix}${name}`] = schema
   }
   return shape as Localized<K, S>
 }
 
 /** Plain text fields with their localized variants. */
-function localized<const K extends string>(...fields: K[]) {
-  return variantsOf(text, fields)
+function localized<const K extends string>(...names: K[]) {
+  return variantsOf(fields().text, names)
 }
 
 /** HTML fields with their localized variants, sanitized. */
-function localizedHtml<const K extends string>(...fields: K[]) {
-  return variantsOf(html, fields)
+function localizedHtml<const K extends string>(...names: K[]) {
+  return variantsOf(fields().html, names)
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -77,105 +88,125 @@ function listOf<S extends z.ZodRawShape>(shape: S) {
   )
 }
 
-const id = z.union([z.string(), z.number()]).catch('')
-
-const bannerItem = {
-  img: imageAddress,
-  ...localized('title', 'btnName'),
-  ...localizedHtml('description'),
-  btnLink: linkAddress,
-}
-const enterpriseItem = {
-  id,
-  img: imageAddress,
-  icon: imageAddress,
-  iconLink: linkAddress,
-  ...localized('title', 'btnName'),
-  ...localizedHtml('description'),
-  btnLink: linkAddress,
-}
-const imageBanner = {
-  img: imageAddress,
-  ...localized('titleBanner'),
-  ...localizedHtml('description'),
-}
-
-export const HomePayloadSchema = objectOf({
-  banner: listOf(bannerItem),
-  ru_banner: listOf(bannerItem),
-  arm_banner: listOf(bannerItem),
-  aboutHome: objectOf(bannerItem),
-  ...localized('servicesTitle', 'servicesSubTitle'),
-  servicesHome: listOf({
-    img: imageAddress,
-    ...localized('title'),
-    ...localizedHtml('description'),
-  }),
-  ...localized('enterprisesTitle', 'enterprisesSubTitle', 'enterprisesBtnName'),
-  enterprisesBtnLink: linkAddress,
-  enterprisesHome: listOf(enterpriseItem),
-  ...localized('foundersTitle', 'foundersBtnName'),
-  foundersBtnLink: linkAddress,
-  foundersHome: listOf({ id, img: imageAddress, ...localized('title') }),
+/** The items several payloads list, built together on first use. */
+const items = lazy(() => {
+  const { id, imageAddress, linkAddress } = fields()
+  return {
+    bannerItem: {
+      img: imageAddress,
+      ...localized('title', 'btnName'),
+      ...localizedHtml('description'),
+      btnLink: linkAddress,
+    },
+    enterpriseItem: {
+      id,
+      img: imageAddress,
+      icon: imageAddress,
+      iconLink: linkAddress,
+      ...localized('title', 'btnName'),
+      ...localizedHtml('description'),
+      btnLink: linkAddress,
+    },
+    imageBanner: {
+      img: imageAddress,
+      ...localized('titleBanner'),
+      ...localizedHtml('description'),
+    },
+  }
 })
 
-export const AboutPayloadSchema = objectOf({
-  ...localized('title', 'titleMission', 'subTitleMission'),
-  ...localizedHtml('description', 'descriptionMission'),
-  titleDescSection: objectOf({ img: imageAddress, ...localizedHtml('description') }),
-  firstBanner: objectOf(imageBanner),
-  secondBanner: objectOf({ img: imageAddress }),
-  missions: listOf({
-    id,
-    img: imageAddress,
-    ...localized('title'),
-    ...localizedHtml('description'),
-  }),
-  thirdImage: objectOf({ img: imageAddress, ...localizedHtml('description') }),
-  thirdBanner: listOf({ id, img: imageAddress, imgLink: linkAddress, ...localized('title') }),
+export const HomePayloadSchema = z.lazy(() => {
+  const { id, imageAddress, linkAddress } = fields()
+  const { bannerItem, enterpriseItem } = items()
+  return objectOf({
+    banner: listOf(bannerItem),
+    ru_banner: listOf(bannerItem),
+    arm_banner: listOf(bannerItem),
+    aboutHome: objectOf(bannerItem),
+    ...localized('servicesTitle', 'servicesSubTitle'),
+    servicesHome: listOf({
+      img: imageAddress,
+      ...localized('title'),
+      ...localizedHtml('description'),
+    }),
+    ...localized('enterprisesTitle', 'enterprisesSubTitle', 'enterprisesBtnName'),
+    enterprisesBtnLink: linkAddress,
+    enterprisesHome: listOf(enterpriseItem),
+    ...localized('foundersTitle', 'foundersBtnName'),
+    foundersBtnLink: linkAddress,
+    foundersHome: listOf({ id, img: imageAddress, ...localized('title') }),
+  })
 })
 
-export const EnterprisesPayloadSchema = objectOf({
-  banner: objectOf(imageBanner),
-  enterprises: listOf(enterpriseItem),
+export const AboutPayloadSchema = z.lazy(() => {
+  const { id, imageAddress, linkAddress } = fields()
+  return objectOf({
+    ...localized('title', 'titleMission', 'subTitleMission'),
+    ...localizedHtml('description', 'descriptionMission'),
+    titleDescSection: objectOf({ img: imageAddress, ...localizedHtml('description') }),
+    firstBanner: objectOf(items().imageBanner),
+    secondBanner: objectOf({ img: imageAddress }),
+    missions: listOf({
+      id,
+      img: imageAddress,
+      ...localized('title'),
+      ...localizedHtml('description'),
+    }),
+    thirdImage: objectOf({ img: imageAddress, ...localizedHtml('description') }),
+    thirdBanner: listOf({ id, img: imageAddress, imgLink: linkAddress, ...localized('title') }),
+  })
 })
 
-export const ContactDataSchema = objectOf({
-  phoneNumber: text,
-  contactEmail: text,
-  ...localized('phoneTitle', 'emailTitle', 'address', 'locationTitle'),
-  ...localizedHtml('description', 'bannerDesc'),
-  facebook: linkAddress,
-  instagram: linkAddress,
-  linkedin: linkAddress,
-  twitter: linkAddress,
-  youtube: linkAddress,
-  pinterest: linkAddress,
-  tiktok: linkAddress,
-  firstBanner: imageAddress,
-  secondBanner: imageAddress,
-  ...localized(
-    'titleContact',
-    'contactFormTitle',
-    'nameLabel',
-    'namePlaceholder',
-    'emailLabel',
-    'emailPlaceholder',
-    'messageLabel',
-    'messagePlaceholder',
-    'sendingText',
-    'sendButtonText'
-  ),
+export const EnterprisesPayloadSchema = z.lazy(() =>
+  objectOf({
+    banner: objectOf(items().imageBanner),
+    enterprises: listOf(items().enterpriseItem),
+  })
+)
+
+export const ContactDataSchema = z.lazy(() => {
+  const { text, imageAddress, linkAddress } = fields()
+  return objectOf({
+    phoneNumber: text,
+    contactEmail: text,
+    ...localized('phoneTitle', 'emailTitle', 'address', 'locationTitle'),
+    ...localizedHtml('description', 'bannerDesc'),
+    facebook: linkAddress,
+    instagram: linkAddress,
+    linkedin: linkAddress,
+    twitter: linkAddress,
+    youtube: linkAddress,
+    pinterest: linkAddress,
+    tiktok: linkAddress,
+    firstBanner: imageAddress,
+    secondBanner: imageAddress,
+    ...localized(
+      'titleContact',
+      'contactFormTitle',
+      'nameLabel',
+      'namePlaceholder',
+      'emailLabel',
+      'emailPlaceholder',
+      'messageLabel',
+      'messagePlaceholder',
+      'sendingText',
+      'sendButtonText'
+    ),
+  })
 })
 
-export const NavbarPayloadSchema = objectOf({
-  ...localized('home', 'about', 'enterprises', 'contactUs'),
-})
+export const NavbarPayloadSchema = z.lazy(() =>
+  objectOf({
+    ...localized('home', 'about', 'enterprises', 'contactUs'),
+  })
+)
 
-export const PageMetaSchema = objectOf({
-  ...localized('title', 'description', 'keywords'),
-  image: imageAddress,
-})
+export const PageMetaSchema = z.lazy(() =>
+  objectOf({
+    ...localized('title', 'description', 'keywords'),
+    image: fields().imageAddress,
+  })
+)
 
 /** Every URL-valued field name, in any payload (payload-fields.md). */
 export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
@@ -225,9 +256,11 @@ export function findDroppedAddresses(raw: unknown, parsed: unknown, path = ''): 
 }
 
 /** The answer envelope: `{ payload: {...} }`; anything else is a malformed answer. */
-export const EnvelopeSchema = z.object({
-  payload: z.custom<Record<string, unknown>>(isRecord, 'payload must be an object'),
-})
+export const EnvelopeSchema = z.lazy(() =>
+  z.object({
+    payload: z.custom<Record<string, unknown>>(isRecord, 'payload must be an object'),
+  })
+)
 
 export type HomePayload = z.infer<typeof HomePayloadSchema>
 export type AboutPayload = z.infer<typeof AboutPayloadSchema>

@@ -15,10 +15,11 @@
  *   production declare the secret required, so no deploy runs on the development key.
  * - Cost at render: node:crypto's HMAC is synchronous (React renders synchronously) and each
  *   signature is kept per isolate, so a page's dozens of addresses are computed once per isolate and
- *   later renders read a Map.
+ *   later renders read a Map. node:crypto itself is loaded on the first signature, not at startup
+ *   (src/types/node-crypto.d.ts).
  */
-import { createHmac } from 'node:crypto'
 import type { Bindings } from '../env'
+import { lazy } from '../shared/lazy'
 
 /** The key when IMAGE_URL_SECRET is unset: local development and tests only. */
 export const DEV_IMAGE_URL_SECRET = 'erebuni-development-image-url-secret'
@@ -83,6 +84,12 @@ export function isSignedBy(
   })
 }
 
+const nodeCrypto = lazy(() => process.getBuiltinModule('node:crypto'))
+
 function computeSignature(secret: string, message: string): string {
-  return createHmac('sha256', secret).update(message).digest('base64url').slice(0, SIGNATURE_LENGTH)
+  return nodeCrypto()
+    .createHmac('sha256', secret)
+    .update(message)
+    .digest('base64url')
+    .slice(0, SIGNATURE_LENGTH)
 }

@@ -10,7 +10,7 @@
  *   over RESEND_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER; 503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import { resendDeadLetters } from '../contact'
 import type { AppEnv } from '../env'
 import { readSignedBody, signedCallGuards } from './signed-call'
@@ -19,9 +19,12 @@ export const RESEND_PATH = '/api/contact/resend'
 /** Bytes: room for a few hundred ids. */
 export const RESEND_BODY_LIMIT = 16 * 1024
 
-const ResendSchema = z.strictObject({
-  ids: z.array(z.string().min(1).max(64)).min(1).max(300).optional(),
-})
+/** Built on its first use (decision 0028). */
+const ResendSchema = z.lazy(() =>
+  z.strictObject({
+    ids: z.array(z.string().min(1).max(64)).min(1).max(300).optional(),
+  })
+)
 
 export const contactResend = new Hono<AppEnv>()
 

@@ -12,7 +12,7 @@
  *   503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import { PAYLOAD_ENDPOINTS } from '../content/payload-catalogue'
 import { refreshPayloads } from '../content/refresh'
 import { repurgerFor } from '../content/repurge'
@@ -26,11 +26,14 @@ export const PUBLISH_PATH = '/api/publish'
 /** Bytes: a list of endpoint names is far smaller. */
 export const PUBLISH_BODY_LIMIT = 4096
 
-const PublishSchema = z.strictObject({
-  payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional(),
-  /** Purge the pages of the named payloads even when their content did not change (`npm run smoke`). */
-  purgeUnchanged: z.boolean().optional(),
-})
+/** Built on its first use (decision 0028). */
+const PublishSchema = z.lazy(() =>
+  z.strictObject({
+    payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional(),
+    /** Purge the pages of the named payloads even when their content did not change (`npm run smoke`). */
+    purgeUnchanged: z.boolean().optional(),
+  })
+)
 
 export const publish = new Hono<AppEnv>()
 

@@ -26,7 +26,7 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'

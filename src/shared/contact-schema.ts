@@ -137,41 +137,47 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-export const ContactSchema = z.pipe(
-  z.transform((value: unknown) => (isRecord(value) ? value : {})),
-  z
-    .object({
-      name: field(
-        'contact.requiredName',
-        visibleAtLeast(2, 'contact.nameTooShort'),
-        visibleAtMost(20, 'contact.nameTooLong'),
-        // The input's hard limit, in code units: twenty letters cannot carry a pile of marks each.
-        z.maxLength(NAME_INPUT_MAX, { error: 'contact.nameTooLong', ...ifFilled }),
-        z.regex(NAME_PATTERN, { error: 'contact.invalidName', ...ifFilled })
-      ),
-      email: field(
-        'contact.requiredEmail',
-        z.regex(EMAIL_CHARACTERS, { error: 'contact.emailInvalidChars', ...ifFilled }),
-        z.maxLength(EMAIL_INPUT_MAX, { error: 'contact.invalidEmail', ...ifFilled }),
-        z.refine<string>(withinEmailLimits, { error: 'contact.invalidEmail', ...ifFilled }),
-        z.regex(EMAIL_PATTERN, { error: 'contact.invalidEmail', ...ifFilled })
-      ),
-      comments: field(
-        'contact.requiredMessage',
-        visibleAtLeast(2, 'contact.messageTooShort'),
-        z.maxLength(COMMENTS_INPUT_MAX, { error: 'contact.messageTooLong', ...ifFilled }),
-        z.refine<string>((text) => !CONTROL.test(text), {
-          error: 'contact.invalidMessage',
-          ...ifFilled,
-        })
-      ),
-    })
-    .check(
-      z.refine((contact) => CONTACT_FIELDS.every((name) => contact[name] !== ''), {
-        error: 'contact.fillAllFields',
-        when: () => true,
+/**
+ * Built on its first use (`z.lazy` keeps what it built), not when the module loads: most requests
+ * a worker answers never validate a message (decision 0028).
+ */
+export const ContactSchema = z.lazy(() =>
+  z.pipe(
+    z.transform((value: unknown) => (isRecord(value) ? value : {})),
+    z
+      .object({
+        name: field(
+          'contact.requiredName',
+          visibleAtLeast(2, 'contact.nameTooShort'),
+          visibleAtMost(20, 'contact.nameTooLong'),
+          // The input's hard limit, in code units: twenty letters cannot carry a pile of marks each.
+          z.maxLength(NAME_INPUT_MAX, { error: 'contact.nameTooLong', ...ifFilled }),
+          z.regex(NAME_PATTERN, { error: 'contact.invalidName', ...ifFilled })
+        ),
+        email: field(
+          'contact.requiredEmail',
+          z.regex(EMAIL_CHARACTERS, { error: 'contact.emailInvalidChars', ...ifFilled }),
+          z.maxLength(EMAIL_INPUT_MAX, { error: 'contact.invalidEmail', ...ifFilled }),
+          z.refine<string>(withinEmailLimits, { error: 'contact.invalidEmail', ...ifFilled }),
+          z.regex(EMAIL_PATTERN, { error: 'contact.invalidEmail', ...ifFilled })
+        ),
+        comments: field(
+          'contact.requiredMessage',
+          visibleAtLeast(2, 'contact.messageTooShort'),
+          z.maxLength(COMMENTS_INPUT_MAX, { error: 'contact.messageTooLong', ...ifFilled }),
+          z.refine<string>((text) => !CONTROL.test(text), {
+            error: 'contact.invalidMessage',
+            ...ifFilled,
+          })
+        ),
       })
-    )
+      .check(
+        z.refine((contact) => CONTACT_FIELDS.every((name) => contact[name] !== ''), {
+          error: 'contact.fillAllFields',
+          when: () => true,
+        })
+      )
+  )
 )
 
 /** A message as the backend receives it: exactly these three trimmed fields. */

@@ -8,6 +8,7 @@
 import type { Bindings } from '../../env'
 import type { PageCacheHeaders } from './cache-headers'
 import { clientManifest } from '../../generated/client-manifest'
+import { lazy } from '../../shared/lazy'
 
 /** Epoch milliseconds at which the stored page was rendered; kept in the cache, never sent. */
 export const STORED_AT = 'X-Stored-At'
@@ -23,8 +24,11 @@ export type PageCacheStatus = 'hit' | 'miss' | 'bypass'
 /** A payload a page was rendered from: its KV key, Cache-Tag and content hash. */
 export type PagePayload = { key: string; tag: string; hash: string }
 
-/** Stands in for the deployment id where the version metadata binding is missing: the bundle's hash. */
-const BUNDLE_VERSION = fnv1a(JSON.stringify(clientManifest))
+/**
+ * Stands in for the deployment id where the version metadata binding is missing: the bundle's hash,
+ * computed then, not at startup (a deployed worker always has the id).
+ */
+const bundleVersion = lazy(() => fnv1a(JSON.stringify(clientManifest)))
 
 /**
  * The cache key of a page: its address with only the query parameters pages read (`queryParams`,
@@ -43,7 +47,7 @@ export function pageCacheKey(
     for (const value of searchParams.getAll(name)) kept.append(name, value)
   }
   const search = kept.size ? `?${kept}` : ''
-  const version = env.CF_VERSION_METADATA?.id || BUNDLE_VERSION
+  const version = env.CF_VERSION_METADATA?.id || bundleVersion()
   const source = encodeURIComponent(env.API_HOST || 'bundled')
   return `${origin}/__page-cache/${version}/${source}${pathname}${search}`
 }

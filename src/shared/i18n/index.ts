@@ -4,6 +4,7 @@
  */
 import i18next, { type i18n } from 'i18next'
 import { DEFAULT_LNG, LANGUAGES, type Lng } from '../languages'
+import { lazy } from '../lazy'
 import { en, type Dictionary } from './en'
 import { hy } from './hy'
 import { ru } from './ru'
@@ -19,39 +20,49 @@ type Leaves<T, P extends string = ''> = {
 export type TranslationKey = Leaves<Dictionary>
 export type Translate = (key: TranslationKey, values?: Record<string, string | number>) => string
 
-const instance: i18n = i18next.createInstance()
-void instance.init({
-  resources: Object.fromEntries(LANGUAGES.map((lng) => [lng, { translation: dictionaries[lng] }])),
-  lng: DEFAULT_LNG,
-  fallbackLng: DEFAULT_LNG,
-  supportedLngs: [...LANGUAGES],
-  initAsync: false,
-  // React escapes on render; escaping here would double-encode quotes.
-  interpolation: { escapeValue: false },
-  returnNull: false,
+/** The i18next instance, set up on the first translation (decision 0028). */
+const instance = lazy((): i18n => {
+  const created = i18next.createInstance()
+  void created.init({
+    resources: Object.fromEntries(
+      LANGUAGES.map((lng) => [lng, { translation: dictionaries[lng] }])
+    ),
+    lng: DEFAULT_LNG,
+    fallbackLng: DEFAULT_LNG,
+    supportedLngs: [...LANGUAGES],
+    initAsync: false,
+    // React escapes on render; escaping here would double-encode quotes.
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  })
+  return created
 })
 
-const translators = new Map<Lng, Translate>(
-  LANGUAGES.map((lng) => {
-    const fixed = instance.getFixedT(lng)
-    // The dictionaries never change at run time: a text without values is looked up once.
-    const plain = new Map<string, string>()
-    const translate: Translate = (key, values) => {
-      if (values) return fixed(key, values) as string
-      let text = plain.get(key)
-      if (text === undefined) {
-        text = fixed(key, {}) as string
-        plain.set(key, text)
-      }
-      return text
+const translators = new Map<Lng, Translate>()
+
+function translatorOf(lng: Lng): Translate {
+  const fixed = instance().getFixedT(lng)
+  // The dictionaries never change at run time: a text without values is looked up once.
+  const plain = new Map<string, string>()
+  return (key, values) => {
+    if (values) return fixed(key, values) as string
+    let text = plain.get(key)
+    if (text === undefined) {
+      text = fixed(key, {}) as string
+      plain.set(key, text)
     }
-    return [lng, translate]
-  })
-)
+    return text
+  }
+}
 
 /** The translator for `lng`. */
 export function getT(lng: Lng): Translate {
-  return translators.get(lng)!
+  let translate = translators.get(lng)
+  if (!translate) {
+    translate = translatorOf(lng)
+    translators.set(lng, translate)
+  }
+  return translate
 }
 
 /** True when `key` names a text in the dictionaries (for keys that arrive as data, e.g. schema messages). */
