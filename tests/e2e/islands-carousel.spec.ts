@@ -166,9 +166,6 @@ for (const { lng, path, t } of HOME) {
 }
 
 test('autoplays every 5 s, and its button pauses and resumes it', async ({ page }) => {
-  // Room for its own waits (two 20-s deadlines and the 6-s pause) beside the page's load: the
-  // default 30 s is less than their sum, and a busy machine reached it.
-  test.setTimeout(90_000)
   await openCarousel(page, '/en')
   const carousel = page.locator('.carousel')
   await expect(carousel).toHaveClass(/\bswiper-initialized\b/)

@@ -187,6 +187,9 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
           at.set(ms, await page.evaluate(() => scrollY))
         }
         const seen = JSON.stringify([...at])
+        test
+          .info()
+          .annotations.push({ type: 'scrollY every 50 ms after the click', description: seen })
         // Eased from 1500 to the top: moving from the first frames, about halfway at 250 ms, still
         // on its way at 400 ms, and at the top from 500 ms on (550 here: the first frame comes up
         // to 16 ms after the click).
