@@ -75,6 +75,11 @@ export type RefreshReport = {
    * and those that changed one to two minutes ago.
    */
   purged: string[]
+  /**
+   * Of `purged`, those purged again because their content changed one to two minutes ago, whatever
+   * this call refreshed: how the smoke tells that repeat from a purge of unchanged content.
+   */
+  purgedAgain: string[]
 }
 
 /** Refreshes the due (or, with `force`, all named) payloads, then purges the pages of the changed ones. */
@@ -103,7 +108,13 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
   })
 
   const outcomes = await Promise.allSettled(due.map((source) => source.refresh()))
-  const report: RefreshReport = { refreshed: [], changed: [], failed: [], purged: [] }
+  const report: RefreshReport = {
+    refreshed: [],
+    changed: [],
+    failed: [],
+    purged: [],
+    purgedAgain: again.map(({ tag }) => tag),
+  }
   const changed: PayloadSource[] = []
   outcomes.forEach((outcome, index) => {
     const source = due[index]!

@@ -6,8 +6,9 @@
  *   body: {} or {"payloads": ["get-home-page", "navbar-data", ...]} (PAYLOAD_ENDPOINTS), and
  *   optionally "purgeUnchanged": true, which purges the pages of the named payloads even when their
  *   content did not change (the smoke's check that a tag purge works, scripts/ops/smoke/publish.mjs)
- *   200 {refreshed, changed, failed, purged}: tags; 502 when the backend failed some (their last
- *   good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
+ *   200 {refreshed, changed, failed, purged, purgedAgain}: tags (purgedAgain: those of purged whose
+ *   content changed one to two minutes ago, purged again); 502 when the backend failed some (their
+ *   last good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
  *   (nothing touched); 413 body over PUBLISH_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER;
  *   503 when PUBLISH_SECRET is not set.
  */

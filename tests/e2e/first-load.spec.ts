@@ -1,94 +1,125 @@
 /**
- * A page's layout work at its first load is bounded against a plain page's in the same browser and
- * the same minutes (issue 29; docs/decisions/0019-first-frame-fonts.md): the plain page of
- * src/shared/floor-page.ts, which this test serves itself at the site's origin, so nothing
- * test-only ships in the worker.
+ * What decides a page's first-load work, checked where it is decided, so that no machine's load
+ * can change the answer (docs/decisions/0031-tests-check-causes-the-bench-measures-amounts.md).
  *
- * Two figures, both read from a Chromium trace of a load at a phone's width in a fresh context
- * (nothing cached), until the page has loaded and the network is idle (scripts/lib/first-load-trace.mjs):
- * - layout and style recalculation in CPU time (the trace's thread time: a busy machine stretches
- *   wall time many times over, CPU time far less), the least of LOADS loads of the page over the
- *   least of LOADS loads of the plain page: a ratio, with a bound generous enough for a busy machine;
- * - the synchronous font lookups the renderer made (on Linux each is a round trip to the browser
- *   process in the middle of a layout): a count, the same on any machine.
- * The bench (`npm run bench:first-load`) prints the figures themselves; this only fails a page that
- * regresses.
+ * Decision 0019's font rules are facts of the stylesheet a page serves, read here from Chromium's
+ * own parse of it (CSSOM), on one page of each kind (the stylesheet follows the page's kind):
+ * - no `local()` before a download: every name in a downloaded face's `src` is a synchronous lookup
+ *   in the first layout (on Linux a round trip to the browser process) on every device without it;
+ * - one name per fallback font: the metric-matched fallback faces name only the fonts the decision
+ *   lists, each once;
+ * - one face per subset: each downloaded family has one face per unicode-range, for every weight
+ *   from 400 to 700.
+ * The figures these rules keep down, the font lookups and the layout and style CPU time beside a
+ * plain page's, follow the machine's load (the same page made 25 lookups on a quiet machine and 89
+ * on a busy one: how many layouts run before the web fonts arrive decides it), so they are the
+ * bench's: `npm run bench:first-load` prints both for every page beside the plain page's.
  */
-import type { Browser } from '@playwright/test'
-import { FIRST_LOAD_TRACE_CATEGORIES, firstLoadWork } from '../../scripts/lib/first-load-trace.mjs'
-import { FLOOR_PAGE_HTML, FLOOR_PAGE_PATH } from '../../src/shared/floor-page'
-import { PAGE_ADDRESSES } from '../support/page-addresses'
+import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 import { expect, gotoAndHydrate, phone, test } from './fixtures'
 
-/** Layout + style CPU time at most this many times the plain page's (measured: 8-18x on 2 busy cores). */
-const LAYOUT_RATIO_BOUND = 40
 /**
- * Synchronous font lookups at most this many (measured: 25-30 on every page on Debian with DejaVu
- * only; 54-64 with a local() before every download and seven names per fallback font).
+ * The system fonts the fallback faces may name (decision 0019): each by its full name, which
+ * Chromium, Firefox and WebKit all match; Roboto by its PostScript name too (Android's static and
+ * variable builds differ in full name). Another name, an alias of one of these (ArialMT,
+ * LiberationSans) or another font (Helvetica, Nimbus Sans), is a failed lookup on most devices.
  */
-const FONT_LOOKUP_BOUND = 40
-const LOADS = 3
-const PHONE = { width: 412, height: 823 }
+const FALLBACK_FONT_NAMES = [
+  'Arial',
+  'Arial Bold',
+  'Liberation Sans',
+  'Liberation Sans Bold',
+  'DejaVu Sans',
+  'DejaVu Sans Bold',
+  'Roboto',
+  'Roboto-Regular',
+  'Roboto Bold',
+  'Roboto-Bold',
+]
+/** One face for every weight the pages set (decision 0019: `font-weight: 400 700`). */
+const DOWNLOADED_WEIGHTS = '400 700'
 
-type Load = { layoutStyleCpuMs: number; fontLookups: number }
+type Face = { family: string; style: string; weight: string; range: string; src: string }
 
-async function firstLoad(browser: Browser, url: string): Promise<Load> {
-  const context = await browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 1.75,
-  })
-  try {
-    const page = await context.newPage()
-    await page.route(`**${FLOOR_PAGE_PATH}`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_PAGE_HTML })
-    )
-    await browser.startTracing(page, { categories: FIRST_LOAD_TRACE_CATEGORIES })
-    await page.goto(url, { waitUntil: 'networkidle', timeout: 60_000 })
-    await page.waitForFunction(() => document.fonts.status === 'loaded', null, { timeout: 30_000 })
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-      traceEvents: unknown[]
-    }
-    return firstLoadWork(trace.traceEvents, url)
-  } finally {
-    await context.close()
-  }
-}
+test.describe("a page's font faces", () => {
+  test.use(phone)
 
-/** The least of LOADS loads of each figure: noise only ever adds work. */
-async function leastOf(browser: Browser, url: string): Promise<Load> {
-  const loads: Load[] = []
-  for (let load = 0; load < LOADS; load++) loads.push(await firstLoad(browser, url))
-  const least = (values: number[]) => Math.min(...values.filter((value) => !Number.isNaN(value)))
-  return {
-    layoutStyleCpuMs: least(loads.map((load) => load.layoutStyleCpuMs)),
-    fontLookups: least(loads.map((load) => load.fontLookups)),
-  }
-}
-
-test.describe('first load', () => {
-  test.skip(({ browserName }) => browserName !== 'chromium', "Chromium's own counters and trace")
-
-  for (const address of PAGE_ADDRESSES) {
-    test(`${address} lays out at first load within ${LAYOUT_RATIO_BOUND}x a plain page's CPU time, with at most ${FONT_LOOKUP_BOUND} font lookups`, async ({
-      browser,
-      baseURL,
+  for (const address of ONE_PAGE_OF_EACH_KIND) {
+    test(`${address} serves no local() before a download, one name per fallback font and one face per subset`, async ({
+      page,
     }) => {
-      // Each load gets a fresh context (nothing cached): 2 x LOADS loads.
-      test.setTimeout(120_000)
-      const floor = await leastOf(browser, new URL(FLOOR_PAGE_PATH, baseURL).href)
-      const site = await leastOf(browser, new URL(address, baseURL).href)
-      const ratio = site.layoutStyleCpuMs / floor.layoutStyleCpuMs
-      const figures = `layout+style CPU ${site.layoutStyleCpuMs.toFixed(1)} ms against the plain page's ${floor.layoutStyleCpuMs.toFixed(1)} ms (${ratio.toFixed(1)}x); font lookups ${site.fontLookups}, plain page ${floor.fontLookups}`
-      test.info().annotations.push({ type: 'first load', description: figures })
-      expect(
-        site.fontLookups,
-        `synchronous font lookups at first load: ${figures}`
-      ).toBeLessThanOrEqual(FONT_LOOKUP_BOUND)
-      expect(ratio, `layout+style CPU time over the plain page's: ${figures}`).toBeLessThanOrEqual(
-        LAYOUT_RATIO_BOUND
-      )
+      // The stylesheet is inlined in the head: parsed by DOMContentLoaded, whatever the images do.
+      await page.goto(address, { waitUntil: 'domcontentloaded' })
+      // Every @font-face of every stylesheet the page has, as Chromium parsed it.
+      const faces: Face[] = await page.evaluate(() => {
+        const found: CSSFontFaceRule[] = []
+        const walk = (rules: CSSRuleList) => {
+          for (const rule of rules) {
+            if (rule instanceof CSSFontFaceRule) found.push(rule)
+            else if (rule instanceof CSSImportRule && rule.styleSheet)
+              walk(rule.styleSheet.cssRules)
+            else if (rule instanceof CSSGroupingRule) walk(rule.cssRules)
+          }
+        }
+        for (const sheet of document.styleSheets) walk(sheet.cssRules)
+        return found.map((rule) => ({
+          family: rule.style.getPropertyValue('font-family').replace(/^["']|["']$/g, ''),
+          style: rule.style.getPropertyValue('font-style') || 'normal',
+          weight: rule.style.getPropertyValue('font-weight'),
+          range: rule.style.getPropertyValue('unicode-range'),
+          src: rule.style.getPropertyValue('src'),
+        }))
+      })
+      const localNames = (face: Face) =>
+        [...face.src.matchAll(/local\(\s*(["']?)(.*?)\1\s*\)/g)].map((match) => match[2]!)
+      const describe = (face: Face) => `${face.family} ${face.weight} ${face.range}: ${face.src}`
+      const downloaded = faces.filter((face) => /url\(/.test(face.src))
+      const fallbacks = faces.filter((face) => !/url\(/.test(face.src))
+      test.info().annotations.push({
+        type: 'font faces',
+        description: `${downloaded.length} downloaded, ${fallbacks.length} fallback faces naming ${new Set(fallbacks.flatMap(localNames)).size} local() fonts`,
+      })
+      expect(downloaded.length, 'downloaded faces').toBeGreaterThan(0)
+      expect(fallbacks.length, 'metric-matched fallback faces').toBeGreaterThan(0)
+
+      // Each rule on its own: a failure names every face that breaks any of them.
+      expect
+        .soft(
+          downloaded.filter((face) => localNames(face).length > 0).map(describe),
+          'downloaded faces that name a local() font first'
+        )
+        .toEqual([])
+
+      expect
+        .soft(
+          fallbacks
+            .filter(
+              (face) =>
+                localNames(face).some((name) => !FALLBACK_FONT_NAMES.includes(name)) ||
+                new Set(localNames(face)).size !== localNames(face).length
+            )
+            .map(describe),
+          `fallback faces naming a font not in ${FALLBACK_FONT_NAMES.join(', ')}, or one twice`
+        )
+        .toEqual([])
+
+      const subsets = new Map<string, Face[]>()
+      for (const face of downloaded) {
+        const key = `${face.family} ${face.style} ${face.range}`
+        subsets.set(key, [...(subsets.get(key) ?? []), face])
+      }
+      expect
+        .soft(
+          [...subsets.values()].filter((same) => same.length > 1).map((same) => same.map(describe)),
+          'subsets with more than one downloaded face'
+        )
+        .toEqual([])
+      expect
+        .soft(
+          downloaded.filter((face) => face.weight !== DOWNLOADED_WEIGHTS).map(describe),
+          `downloaded faces not for every weight from 400 to 700 (${DOWNLOADED_WEIGHTS})`
+        )
+        .toEqual([])
     })
   }
 })

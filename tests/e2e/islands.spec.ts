@@ -17,6 +17,9 @@ const LANGUAGES = [
   { lng: 'ru', prefix: '/ru', name: 'РУССКИЙ', t: ru },
 ] as const
 
+/** Where the page's clock starts when a test drives it. */
+const CLOCK_START = new Date('2026-11-26T09:00:00Z').getTime()
+
 /** '/en' + '/about'; '/en' + '/' is '/en', and '' + '/' is '/'. */
 function localized(prefix: string, page: string): string {
   return page === '/' ? prefix || '/' : `${prefix}${page}`
@@ -154,6 +157,10 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
 
     test.describe('the back-to-top button', () => {
       test('appears after 500 px and scrolls to the top in 500 ms', async ({ page }) => {
+        // The scroll's frames run on the page's clock, which the test moves on (page.clock fakes
+        // requestAnimationFrame and its timestamps too): where the page is at each moment does not
+        // depend on how fast a busy machine draws frames.
+        await page.clock.install({ time: CLOCK_START })
         await gotoAndHydrate(page, localized(prefix, '/'))
         const button = page.getByRole('button', { name: t.ui.backToTop })
 
@@ -167,34 +174,35 @@ for (const { lng, prefix, name, t } of LANGUAGES) {
         expect(box!.x).toBeGreaterThan(viewport.width / 2)
         expect(box!.y).toBeGreaterThan(viewport.height / 2)
 
-        // The scroll at every frame for 650 ms, read after the button's own step in that frame: both
-        // ask for the next frame from within this one, the button first.
-        const frames = await page.evaluate(
-          () =>
-            new Promise<[number, number][]>((resolve) => {
-              const recorded: [number, number][] = []
-              let first: number | undefined
-              const watch = (now: number) => {
-                first ??= now
-                recorded.push([now - first, scrollY])
-                if (now - first < 650) requestAnimationFrame(watch)
-                else resolve(recorded)
-              }
-              document.querySelector<HTMLButtonElement>('.back-to-top')!.click()
-              requestAnimationFrame(watch)
-            })
+        // Held from here (an hour on, past every timer of the page's load): only runFor moves it.
+        await page.clock.pauseAt(CLOCK_START + 3_600_000)
+        const start = await page.evaluate(() => scrollY)
+        await page.evaluate(() =>
+          document.querySelector<HTMLButtonElement>('.back-to-top')!.click()
         )
-        // Eased from 1500 to the top,
-        // still on its way until the last frames before 500 ms, and at the top from 500 ms on.
-        const start = frames[0]![1]
-        const halfway = frames.find(([elapsed]) => elapsed >= 250)![1]
+        // Where the page is every 50 ms of its clock after the click, to 650 ms.
+        const at = new Map<number, number>()
+        for (let ms = 50; ms <= 650; ms += 50) {
+          await page.clock.runFor(50)
+          at.set(ms, await page.evaluate(() => scrollY))
+        }
+        const seen = JSON.stringify([...at])
+        test
+          .info()
+          .annotations.push({ type: 'scrollY every 50 ms after the click', description: seen })
+        // Eased from 1500 to the top: moving from the first frames, about halfway at 250 ms, still
+        // on its way at 400 ms, and at the top from 500 ms on (550 here: the first frame comes up
+        // to 16 ms after the click).
         expect(start).toBeGreaterThan(1400)
-        expect(halfway).toBeGreaterThan(0)
-        expect(halfway).toBeLessThan(start)
-        expect(frames.filter(([elapsed]) => elapsed < 400).every(([, y]) => y > 0)).toBe(true)
-        expect(frames.filter(([elapsed]) => elapsed >= 500).map(([, y]) => y)).toEqual(
-          frames.filter(([elapsed]) => elapsed >= 500).map(() => 0)
-        )
+        expect([...at.values()], seen).toEqual([...at.values()].sort((a, b) => b - a))
+        expect(at.get(50)!, seen).toBeLessThan(start)
+        expect(at.get(250)!, seen).toBeGreaterThan(start / 4)
+        expect(at.get(250)!, seen).toBeLessThan((start * 3) / 4)
+        expect(at.get(400)!, seen).toBeGreaterThan(0)
+        expect(
+          [550, 600, 650].map((ms) => at.get(ms)),
+          seen
+        ).toEqual([0, 0, 0])
         await expect(button).toBeHidden()
       })
 

@@ -84,7 +84,10 @@ export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'we
   workers: Number(process.env.E2E_WORKERS) || 2,
   forbidOnly: isCI,
   retries: isCI ? 1 : 0,
-  timeout: 30_000,
+  // A deadline for a hung test, beyond the sum of a test's own deadlines: the image route's wait
+  // for a transform (E2E_IMAGE_WAIT_MS, 60 s), which a navigation to its load event may pay on a
+  // busy machine's first visits; the carousel's two 20-s polls and 6-s pause.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [[isCI ? 'line' : 'list'], ['./summary-reporter.ts']],
   projects: ENGINES.map((engine) => {

@@ -199,15 +199,14 @@ describe('POST /api/contact against a misbehaving backend', () => {
   // A backend that is down, slow or unreachable gets the message later through the outbox
   // (contact-outbox.test.ts); the visitor sees these errors only when the queue fails as well.
   it('answers 504 when the backend is slower than API_TIMEOUT_MS and the queue cannot take the message', async () => {
+    // The backend never answers: an answer at all is the time-out's doing.
     backend = fakeBackend({ messages: 'hang' })
-    const started = Date.now()
     const response = await postJson(
       backend.env({ API_TIMEOUT_MS: '150', CONTACT_QUEUE: recordingQueue({ fail: true }).queue }),
       VALID
     )
     expect(response.status).toBe(504)
     expect(await response.json()).toEqual({ ok: false })
-    expect(Date.now() - started).toBeLessThan(5_000)
   })
 
   it('answers 502 when the backend cannot be reached and the queue cannot take the message', async () => {

@@ -4,7 +4,7 @@
  */
 import { waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import { signPublishCall } from '../../src/routes/publish-signature'
@@ -143,6 +143,31 @@ describe('POST /api/publish', () => {
       purged: ['payload:get-about-page'],
     })
     expect(forced.purged).toEqual(['payload:get-about-page'])
+  })
+
+  it('says which tags it purged again because their content changed one to two minutes ago', async () => {
+    const { bindings } = await setup()
+    const first = await publish(bindings, '{}')
+    // Each payload stored for the first time: changed, and purged.
+    expect(first.body.changed).toEqual(first.body.refreshed)
+    expect(first.body.purgedAgain).toEqual([])
+    const firstStored = Date.now()
+    try {
+      vi.useFakeTimers({ toFake: ['Date'] })
+      // A minute and a half later, nothing changed: every one purged again, and said to be.
+      vi.setSystemTime(firstStored + 90_000)
+      const again = await publish(bindings, '{}')
+      expect(again.status).toBe(200)
+      expect(again.body.changed).toEqual([])
+      expect(again.body.purgedAgain).toEqual(first.body.refreshed)
+      expect(again.body.purged).toEqual(again.body.purgedAgain)
+      // Past two minutes: nothing changed, nothing purged.
+      vi.setSystemTime(firstStored + 150_000)
+      const later = await publish(bindings, '{}')
+      expect(later.body).toMatchObject({ changed: [], purged: [], purgedAgain: [] })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('answers 400 to a purgeUnchanged that is not true or false, and refreshes nothing', async () => {
