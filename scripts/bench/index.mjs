@@ -15,6 +15,8 @@
  *   navigations    click → paint and back → paint between the navbar's pages, and this machine's floor
  *   image-abuse    the image route's fences: respelled addresses, memory under concurrent misses
  *   freshness      the freshness contract across Cloudflare's network, simulated
+ *   cold           each cold level's chain of I/O before the first byte and its CPU beside a minimal
+ *                  worker's; the visit model and the monthly bill (two sections)
  *
  * Before the steps that need it, the runner seeds the local content service (`npm run
  * content:setup`) and starts the site under `wrangler dev` (production build) on a free loopback
@@ -25,6 +27,7 @@
  * Parameters (environment): BENCH_SECONDS (5) and BENCH_ROUNDS (3) of the serving step;
  * BENCH_LIGHTHOUSE_RUNS (3) and BENCH_LIGHTHOUSE_PATH (the pages, comma-separated); the
  * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step;
+ * BENCH_COLD_RUNS (3), BENCH_COLD_PAGE (/en) and BENCH_ROUND_TRIP_MS (20) of the cold step;
  * BENCH_TIMEOUT_MINUTES (45) bounds the whole run. Everything stays on 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process'
@@ -51,6 +54,7 @@ const STEPS = [
   'navigations',
   'image-abuse',
   'freshness',
+  'cold',
 ]
 
 /** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */
