@@ -194,15 +194,15 @@ async function withSite(start, work) {
  */
 async function visit(site, profiler, id) {
   let response
-  let trace
   const cpuMs = await profiler.measure(async () => {
     response = await fetch(`${site.origin}${PAGE}`, {
       headers: { ...BROWSER, 'X-Bench-Trace': id },
     })
     await response.arrayBuffer()
-    trace = await settledTrace(site, id)
+    await untilSettled(site, id)
   })
   if (response.status !== 200) throw new Error(`${PAGE} answered ${response.status} at ${id}`)
+  const trace = await (await fetch(`${site.origin}/__bench/cold/trace/${id}`)).json()
   return {
     status: response.status,
     edgeHeader: response.headers.get('Cloudflare-CDN-Cache-Control') ?? '',
@@ -225,7 +225,7 @@ async function untilComplete(site) {
       headers: { ...BROWSER, 'X-Bench-Trace': id },
     })
     await response.arrayBuffer()
-    await settledTrace(site, id)
+    await untilSettled(site, id)
     if (!(response.headers.get('ETag') ?? '').includes('.provisional')) return
     if (Date.now() > deadline)
       throw new Error(`${PAGE} was still provisional after ${SETTLE_DEADLINE_MS} ms`)
@@ -233,12 +233,12 @@ async function untilComplete(site) {
   }
 }
 
-async function settledTrace(site, id) {
+/** Waits until the request sent as `id` and its background work (waitUntil) have settled. */
+async function untilSettled(site, id) {
   const deadline = Date.now() + SETTLE_DEADLINE_MS
   for (;;) {
-    const answer = await fetch(`${site.origin}/__bench/cold/trace/${encodeURIComponent(id)}`)
-    const trace = answer.ok ? await answer.json() : null
-    if (trace?.settled) return trace
+    const answer = await fetch(`${site.origin}/__bench/cold/settled/${encodeURIComponent(id)}`)
+    if ((await answer.json()).settled) return
     if (Date.now() > deadline)
       throw new Error(`the background work of ${id} did not settle in ${SETTLE_DEADLINE_MS} ms`)
     await sleep(100)
@@ -249,20 +249,22 @@ async function settledTrace(site, id) {
 async function invocationsDuring(site, profiler, work) {
   const count = async () => (await (await fetch(`${site.origin}/__bench/cold/count`)).json()).count
   const before = await count()
-  let traces
+  const settled = async () =>
+    (await fetch(`${site.origin}/__bench/cold/settled-since/${before}`)).json()
   const cpuMs = await profiler.measure(async () => {
     await work()
     const deadline = Date.now() + SETTLE_DEADLINE_MS
     for (;;) {
-      traces = await (await fetch(`${site.origin}/__bench/cold/since/${before}`)).json()
-      if (traces.length && traces.every((trace) => trace.settled)) break
+      const state = await settled()
+      if (state.invocations > 0 && state.settled) break
       if (Date.now() > deadline) throw new Error('recorded invocations did not settle')
       await sleep(200)
     }
-    // A queue consumer the work set off (the repurge) gets a moment to start.
+    // A queue consumer the work set off (the repurge) gets a moment to start and settle.
     await sleep(1_000)
-    traces = await (await fetch(`${site.origin}/__bench/cold/since/${before}`)).json()
+    while (!(await settled()).settled && Date.now() < deadline) await sleep(200)
   })
+  const traces = await (await fetch(`${site.origin}/__bench/cold/since/${before}`)).json()
   return {
     records: traces.flatMap((trace) => trace.records),
     cpuMs,

@@ -6,9 +6,10 @@
  *
  * Besides the site it answers, on this worker alone:
  * - GET /__bench/cold/trace/<id>: the operations of the request sent with `X-Bench-Trace: <id>`,
- *   and whether its background work (waitUntil) has settled;
+ *   and whether its background work (waitUntil) has settled; /__bench/cold/settled/<id>: only that;
  * - GET /__bench/cold/since/<n>: every invocation recorded after the n-th (a content change's
- *   publish hook and the queue consumers it set off), and GET /__bench/cold/count: how many there are.
+ *   publish hook and the queue consumers it set off), /__bench/cold/settled-since/<n>: how many and
+ *   whether all have settled, and GET /__bench/cold/count: how many there are in all.
  * Every recorded round trip is held BENCH_ROUND_TRIP_MS (default 20) before it answers. The
  * version id is the same on every start, and every request names BENCH_ORIGIN, as a new isolate
  * of one deployment on one host sees them.
@@ -85,6 +86,18 @@ function settleIfIdle(trace: Trace) {
 function benchAnswer(pathname: string): Response {
   const rest = pathname.slice(PREFIX.length)
   if (rest === 'count') return Response.json({ count: traceCount() })
+  // Polled while the profiler runs: small answers, so polling costs the isolate little CPU.
+  if (rest.startsWith('settled/')) {
+    const trace = traceById(decodeURIComponent(rest.slice(8)))
+    return Response.json({ settled: trace?.settled === true })
+  }
+  if (rest.startsWith('settled-since/')) {
+    const traces = tracesSince(Number(rest.slice(14)) || 0)
+    return Response.json({
+      invocations: traces.length,
+      settled: traces.every((trace) => trace.settled),
+    })
+  }
   if (rest.startsWith('since/')) return Response.json(tracesSince(Number(rest.slice(6)) || 0))
   if (rest.startsWith('trace/')) {
     const trace = traceById(decodeURIComponent(rest.slice(6)))
