@@ -35,7 +35,8 @@
  *
  * Also measured, for the bill: a page view's two web-vitals beacons; one scheduled refresh with
  * nothing due and one with every payload due (the run's time set ahead, /cdn-cgi/local/scheduled);
- * one content change (an edit in the backend, then the signed publish hook naming it).
+ * one content change (an edit in the backend, then the signed publish hook naming it); the distinct
+ * image renditions the pages link.
  *
  * Parameters (environment): BENCH_COLD_RUNS (3) rounds of the worker levels; BENCH_COLD_PAGE (/en);
  * BENCH_ROUND_TRIP_MS (20).
@@ -50,7 +51,7 @@ import { startFakeBackend } from '../../tests/soak/fake-backend.mjs'
 import { openProfiler } from './cold/cpu-profile.mjs'
 import { chainBeforeFirstByte, chainText, LEVEL_NAMES, unitsByKind } from './cold/levels.mjs'
 import { writeVisitModel } from './cold/model-report.mjs'
-import { BROWSER, loadAverage, median } from './shared.mjs'
+import { BROWSER, everyPage, loadAverage, median } from './shared.mjs'
 
 const RUNS = Number(process.env.BENCH_COLD_RUNS) || 3
 const PAGE = process.env.BENCH_COLD_PAGE || '/en'
@@ -129,7 +130,7 @@ async function measureMinimalWorker() {
  *   records: IoRecord[] }} Visit
  * @typedef {{ levels: Record<'c' | 'd' | 'e' | 'f', Visit[]>, beacons: { records: IoRecord[],
  *   cpuMs: number, invocations: number }, cron: { idle: Invocations, due: Invocations },
- *   change: Invocations, page: string }} Measured
+ *   change: Invocations, renditions: number, page: string }} Measured
  * @typedef {{ records: IoRecord[], cpuMs: number, invocations: number }} Invocations
  */
 
@@ -311,7 +312,21 @@ async function measureVisitExtras(site, profiler, backend, secret) {
     })
     if (response.status !== 200) throw new Error(`the publish hook answered ${response.status}`)
   })
-  return { beacons, cron: { idle, due }, change }
+  return { beacons, cron: { idle, due }, change, renditions: await renditionsLinked(site) }
+}
+
+/**
+ * The distinct image renditions (`/_image` addresses, each a source at one size) the site's pages
+ * link: Cloudflare bills each unique transformation once a month, however often it is served.
+ */
+async function renditionsLinked(site) {
+  const found = new Set()
+  for (const page of everyPage()) {
+    const html = await (await fetch(`${site.origin}${page}`, { headers: BROWSER })).text()
+    for (const [address] of html.matchAll(/\/_image\?[^"'\s,]+/g))
+      found.add(address.replaceAll('&amp;', '&'))
+  }
+  return found.size
 }
 
 /** CONTENT_TTL of the production environment in wrangler.toml (seconds). */
@@ -396,6 +411,9 @@ function printLevels(report, measured, floor) {
       `A scheduled refresh with every payload due (${measured.cron.due.cpuMs.toFixed(1)} ms CPU)`,
       measured.cron.due.records
     )
+  )
+  report.text(
+    `Image renditions the ${everyPage().length} pages link (distinct /_image addresses): ${measured.renditions}`
   )
   report.text(
     line(

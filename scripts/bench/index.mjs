@@ -57,7 +57,7 @@ const STEPS = [
   'cold',
 ]
 
-/** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */
+/** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 20 minutes on 2 cores. */
 const TIMEOUT_MINUTES = Number(process.env.BENCH_TIMEOUT_MINUTES) || 45
 
 const { names, withLighthouse, complete, write, command } = parseCommandLine(process.argv.slice(2))

@@ -115,7 +115,8 @@ export function monthlyUnits(measured, shares, visitsPerMonth, contentTtlS) {
       visitsPerMonth * perVisit.cpuMs + cronCpu + CHANGES_PER_MONTH * measured.change.cpuMs,
     kvReads: total['kv-read'] ?? 0,
     kvWrites: (total['kv-write'] ?? 0) + (total['kv-delete'] ?? 0) + (total['kv-list'] ?? 0),
-    imagesTransformations: CHANGES_PER_MONTH * imageTransforms,
+    // Each rendition the pages link, once a month, and what content changes transform.
+    imagesTransformations: measured.renditions + CHANGES_PER_MONTH * imageTransforms,
     analyticsDataPoints: total.analytics ?? 0,
     queueOperations: (total.queue ?? 0) * PRICES.queueOperations.operationsPerMessage,
   }
@@ -249,6 +250,6 @@ export function writeVisitModel(report, measured, contentTtlS) {
       .join('; ')
   )
   report.text(
-    `Units: per visit, the level mix above times what each level's request did in this run (a stale copy's background render counted as (e)), plus the page view's two vitals beacons; ${((DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S).toLocaleString('en')} scheduled refreshes a month as measured (each payload due once per CONTENT_TTL); ${CHANGES_PER_MONTH} content changes a month as measured (assumed count). KV deletes and lists are counted with writes. Image transformations: those a content change made in this run; renditions a visitor's /_image asks for once per image and width are not counted. Queue operations: 3 per message (write, read, delete).`
+    `Units: per visit, the level mix above times what each level's request did in this run (a stale copy's background render counted as (e)), plus the page view's two vitals beacons; ${((DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S).toLocaleString('en')} scheduled refreshes a month as measured (each payload due once per CONTENT_TTL); ${CHANGES_PER_MONTH} content changes a month as measured (assumed count). KV deletes and lists are counted with writes. Image transformations: every rendition the pages link, once a month (Cloudflare bills a unique transformation once a month however often it is served; a month with fewer visits may ask for fewer), plus those a content change made in this run. Queue operations: 3 per message (write, read, delete).`
   )
 }
