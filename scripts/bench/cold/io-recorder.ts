@@ -6,10 +6,11 @@
  *
  * The chain before the first byte: an operation's depth is one more than the deepest operation that
  * had completed when it started. Operations started side by side (before either completed) share a
- * depth; one that waited for another's answer is one deeper. Every recorded round trip is held for
- * `roundTripMs` before it answers, so a few microseconds of other awaited work (hashing, a stream)
- * between two independent calls cannot make them look sequential, as they would not be on a
- * network where a round trip takes milliseconds.
+ * depth; one that waited for another's answer is one deeper. Every recorded round trip answers
+ * `roundTripMs` after it started (or when the real call does, if later), as on a network where
+ * every round trip takes about as long: calls started together answer together, so a call that
+ * answered first cannot make an independent one started after it look sequential, and a few
+ * milliseconds of other awaited work (hashing, a stream) are small beside it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 
@@ -59,9 +60,9 @@ export type Trace = {
 const storage = new AsyncLocalStorage<Trace>()
 const finished: Trace[] = []
 const MAX_TRACES = 200
-let roundTripMs = 20
+let roundTripMs = 50
 
-/** Milliseconds every recorded round trip is held before it answers. */
+/** Milliseconds after its start at which every recorded round trip answers. */
 export function setRoundTripMs(ms: number) {
   roundTripMs = ms
 }
@@ -118,9 +119,12 @@ async function roundTrip<T>(
     ...detail,
   }
   trace.records.push(record)
+  const started = Date.now()
   try {
     const result = await call()
-    if (roundTripMs > 0) await new Promise((resolve) => setTimeout(resolve, roundTripMs))
+    // workerd's clock moves on at I/O, so this is the real call's time.
+    const left = roundTripMs - (Date.now() - started)
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left))
     return result
   } finally {
     record.done = true
