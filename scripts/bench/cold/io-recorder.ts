@@ -60,7 +60,7 @@ export type Trace = {
 const storage = new AsyncLocalStorage<Trace>()
 const finished: Trace[] = []
 const MAX_TRACES = 200
-let roundTripMs = 50
+let roundTripMs = 200
 
 /** Milliseconds after its start at which every recorded round trip answers. */
 export function setRoundTripMs(ms: number) {

@@ -10,7 +10,7 @@
  * - GET /__bench/cold/since/<n>: every invocation recorded after the n-th (a content change's
  *   publish hook and the queue consumers it set off), /__bench/cold/settled-since/<n>: how many and
  *   whether all have settled, and GET /__bench/cold/count: how many there are in all.
- * Every recorded round trip answers BENCH_ROUND_TRIP_MS (default 50) after it started. The
+ * Every recorded round trip answers BENCH_ROUND_TRIP_MS (default 200) after it started. The
  * version id is the same on every start, and every request names BENCH_ORIGIN, as a new isolate
  * of one deployment on one host sees them.
  */
@@ -48,7 +48,7 @@ let invocations = 0
 function recordedEnv(env: BenchBindings): Bindings {
   currentApiHost = env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : ''
   const roundTrip = Number(env.BENCH_ROUND_TRIP_MS)
-  setRoundTripMs(Number.isFinite(roundTrip) && roundTrip >= 0 ? roundTrip : 50)
+  setRoundTripMs(Number.isFinite(roundTrip) && roundTrip >= 0 ? roundTrip : 200)
   return {
     ...env,
     // One version across the bench's restarts: `wrangler dev` gives each start a version id of
