@@ -15,6 +15,8 @@
  *   navigations    click → paint and back → paint between the navbar's pages, and this machine's floor
  *   image-abuse    the image route's fences: respelled addresses, memory under concurrent misses
  *   freshness      the freshness contract across Cloudflare's network, simulated
+ *   cold           each cold level's chain of I/O before the first byte and its CPU beside a minimal
+ *                  worker's; the visit model and the monthly bill (two sections)
  *   startup        a new isolate's startup CPU (`wrangler check startup`) beside a minimal worker's,
  *                  and the deploy bundle's size, last, on a machine no site is running on
  *
@@ -26,8 +28,9 @@
  *
  * Parameters (environment): BENCH_SECONDS (5) and BENCH_ROUNDS (3) of the serving step;
  * BENCH_LIGHTHOUSE_RUNS (3) and BENCH_LIGHTHOUSE_PATH (the pages, comma-separated); the
- * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step; the startup
- * step's BENCH_STARTUP_RUNS (5);
+ * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step;
+ * BENCH_COLD_RUNS (3), BENCH_COLD_PAGE (/en) and BENCH_ROUND_TRIP_MS (200) of the cold step; the
+ * startup step's BENCH_STARTUP_RUNS (5);
  * BENCH_TIMEOUT_MINUTES (45) bounds the whole run. Everything stays on 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process'
@@ -54,10 +57,11 @@ const STEPS = [
   'navigations',
   'image-abuse',
   'freshness',
+  'cold',
   'startup',
 ]
 
-/** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 15 minutes on 2 cores. */
+/** A bound on the whole run (BENCH_TIMEOUT_MINUTES): a full run takes about 20 minutes on 2 cores. */
 const TIMEOUT_MINUTES = Number(process.env.BENCH_TIMEOUT_MINUTES) || 45
 
 const { names, withLighthouse, complete, write, command } = parseCommandLine(process.argv.slice(2))

@@ -46,8 +46,11 @@ export function freePort() {
  * @param {string[]} [options.configs] the wrangler configurations to run, the first one answering on
  *   the port (default: the site, then the content service)
  * @param {string} [options.readyPath] the address that must answer 200 before this resolves (default `/`)
- * @returns {Promise<{ origin: string, processGroup: number, stop: () => Promise<void> }>} processGroup:
- *   the process group of wrangler and the workerd it runs
+ * @param {string} [options.script] a worker entry other than the first configuration's `main`, with
+ *   that configuration's bindings (the cold bench's recording entry, scripts/bench/cold/worker.ts)
+ * @returns {Promise<{ origin: string, processGroup: number, inspectorPort: number, stop: () => Promise<void> }>}
+ *   processGroup: the process group of wrangler and the workerd it runs; inspectorPort: where
+ *   wrangler's inspector proxy answers for the first configuration's worker
  */
 export async function startSite({
   vars = {},
@@ -57,17 +60,13 @@ export async function startSite({
   production = false,
   configs = ['wrangler.toml', 'content-service/wrangler.toml'],
   readyPath = '/',
+  script,
 }) {
   const port = await freePort()
-  const args = [WRANGLER, 'dev', ...configs.flatMap((config) => ['-c', config])]
-  args.push(
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--inspector-port',
-    String(await freePort())
-  )
+  const inspectorPort = await freePort()
+  const args = [WRANGLER, 'dev', ...(script ? [script] : [])]
+  args.push(...configs.flatMap((config) => ['-c', config]))
+  args.push('--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort))
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn')
   if (persistTo) args.push('--persist-to', persistTo)
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`)
@@ -115,7 +114,7 @@ export async function startSite({
     if (child.exitCode !== null)
       throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
     if ((await statusOf(`${origin}${readyPath}`)) === 200)
-      return { origin, processGroup: /** @type {number} */ (child.pid), stop }
+      return { origin, processGroup: /** @type {number} */ (child.pid), inspectorPort, stop }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   await stop()

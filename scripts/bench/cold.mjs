@@ -1,0 +1,435 @@
+/**
+ * Step `cold` (`npm run bench:cold`): what the first visitor after a quiet night waits for, level by
+ * level (issue 39), and what a visit costs. Two sections:
+ *
+ * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte
+ *    (which KV reads, Cache API reads and backend calls ran one after another and which side by
+ *    side) as a count of sequential round trips, which does not depend on the machine; the
+ *    operations the invocation made in all (background work included); and the worker's CPU for the
+ *    request beside a minimal worker's (Hono and React's renderToReadableStream of one paragraph,
+ *    scripts/bench/cold/minimal-worker.tsx) measured in the same run.
+ * 2. "A visit at 300 a day and at 3 million a month": those round trips times the latencies
+ *    Cloudflare documents (scripts/bench/cold/cloudflare-figures.mjs, which also says which figures
+ *    are assumed), the share of visits meeting each level under Poisson arrivals with the site's
+ *    real lifetimes, the resulting p50 and p95 time to first byte in Armenia, and the monthly bill at
+ *    list prices from the counts measured here (scripts/bench/cold/visit-model.mjs).
+ *
+ * How each level is made, on the site's worker behind recording bindings
+ * (scripts/bench/cold/worker.ts: src/index.ts unchanged, under `wrangler dev` with the site's
+ * wrangler.toml) and a Node content backend (tests/soak/fake-backend.mjs):
+ * - (a) and (b) are Workers Cache answering in front of the worker, which `wrangler dev` does not
+ *   have: the worker does not run before the first byte at (a), and at (b) the edge answers stale
+ *   and the worker renders in the background (as at (c) or (e)). Their 0 round trips are Cloudflare's
+ *   documented behaviour (https://developers.cloudflare.com/cache/concepts/cache-control/), not a
+ *   measurement; the first section says so.
+ * - (f): a fresh state folder (no KV, no Cache API), a new wrangler dev: a new isolate.
+ * - (c): the next request to the same isolate, more than a second later (past the isolate's own
+ *   1-second memos of payload stamps and texts).
+ * - (d): a new wrangler dev on the same state: a new isolate, the Cache API still holding the page.
+ *   KV's copy at a location is not emulated locally, so every KV read here is counted as cold.
+ * - (e): a new wrangler dev after the Cache API's folder is removed, KV kept.
+ * Every recorded round trip answers BENCH_ROUND_TRIP_MS (200) after it started, so that calls that
+ * ran side by side cannot look sequential because the machine answered one before the other began.
+ * A new isolate is a new workerd process: module state, isolate memory and JIT all start empty; its
+ * startup (module evaluation) runs before the measured request and is not in its CPU.
+ *
+ * Also measured, for the bill: a page view's two web-vitals beacons; one scheduled refresh with
+ * nothing due and one with every payload due (the run's time set ahead, /cdn-cgi/local/scheduled);
+ * one content change (an edit in the backend, then the signed publish hook naming it); the distinct
+ * image renditions the pages link.
+ *
+ * Parameters (environment): BENCH_COLD_RUNS (3) rounds of the worker levels; BENCH_COLD_PAGE (/en);
+ * BENCH_ROUND_TRIP_MS (200).
+ */
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { ROOT, startSite } from '../lib/local-site.mjs'
+import { signedJsonHeaders } from '../lib/publish-signing.mjs'
+import { startFakeBackend } from '../../tests/soak/fake-backend.mjs'
+import { openProfiler } from './cold/cpu-profile.mjs'
+import { chainBeforeFirstByte, chainText, LEVEL_NAMES, unitsByKind } from './cold/levels.mjs'
+import { writeVisitModel } from './cold/model-report.mjs'
+import { BROWSER, everyPage, loadAverage, median } from './shared.mjs'
+
+const RUNS = Number(process.env.BENCH_COLD_RUNS) || 3
+const PAGE = process.env.BENCH_COLD_PAGE || '/en'
+const ROUND_TRIP_MS = process.env.BENCH_ROUND_TRIP_MS ?? '200'
+const STATE = path.join(ROOT, '.wrangler/bench-cold/state')
+const LOG = path.join(ROOT, '.wrangler/bench-cold/wrangler.log')
+const SETTLE_DEADLINE_MS = 60_000
+/** The address every request names inside the worker, whatever port this start listens on. */
+const SITE_ORIGIN = 'http://127.0.0.1'
+/** Warm renders of the minimal worker per measurement: one takes a few samples. */
+const WARM_RENDERS = 20
+
+export const step = {
+  name: 'cold',
+  title: 'Cold paths: the I/O before the first byte, level by level',
+  usesSite: false,
+  /** @param {{ report: ReturnType<typeof import('./report.mjs').createReport> }} options */
+  async run({ report }) {
+    // The site's hashed client bundle and stylesheet, as `npm run bench` builds them for the others.
+    execFileSync(process.execPath, ['scripts/build-client.mjs'], { cwd: ROOT, stdio: 'ignore' })
+    const backend = await startFakeBackend()
+    const secret = randomBytes(16).toString('hex')
+    try {
+      report.text(
+        `\nPage ${PAGE}; ${RUNS} runs of each worker level, each new isolate a new wrangler dev; every round trip answering ${ROUND_TRIP_MS} ms after its start; load average before: ${loadAverage()}`
+      )
+      const floor = await measureMinimalWorker()
+      const measured = await measureLevels(backend, secret)
+      printLevels(report, measured, floor)
+      report.begin({ name: 'visit-model', title: 'A visit at 300 a day and at 3 million a month' })
+      writeVisitModel(report, measured, contentTtlSeconds())
+    } finally {
+      await backend.close()
+    }
+  },
+}
+
+/**
+ * The minimal worker's CPU for its first render in a new isolate and for a render in a warm one:
+ * the floors of the new-isolate levels and of (c).
+ */
+async function measureMinimalWorker() {
+  const first = []
+  const warm = []
+  for (let run = 0; run < RUNS; run++) {
+    const site = await startSite({
+      configs: ['scripts/bench/cold/minimal.wrangler.toml'],
+      persistTo: path.join(ROOT, '.wrangler/bench-cold/minimal-state'),
+      logFile: path.join(ROOT, '.wrangler/bench-cold/minimal.log'),
+      production: true,
+      readyPath: '/ready',
+    })
+    const profiler = await openProfiler(site.inspectorPort)
+    try {
+      const render = async () => {
+        const response = await fetch(`${site.origin}/`, { headers: BROWSER })
+        await response.arrayBuffer()
+      }
+      first.push(await profiler.measure(render))
+      await sleep(1_100)
+      const renders = await profiler.measure(async () => {
+        for (let index = 0; index < WARM_RENDERS; index++) await render()
+      })
+      warm.push(renders / WARM_RENDERS)
+    } finally {
+      profiler.close()
+      await site.stop()
+    }
+  }
+  return { firstCpuMs: median(first), warmCpuMs: median(warm) }
+}
+
+/**
+ * @typedef {import('./cold/levels.mjs').IoRecord} IoRecord
+ * @typedef {{ status: number, edgeHeader: string, chain: string[][], cpuMs: number,
+ *   records: IoRecord[] }} Visit
+ * @typedef {{ levels: Record<'c' | 'd' | 'e' | 'f', Visit[]>, beacons: { records: IoRecord[],
+ *   cpuMs: number, invocations: number }, cron: { idle: Invocations, due: Invocations },
+ *   change: Invocations, renditions: number, page: string }} Measured
+ * @typedef {{ records: IoRecord[], cpuMs: number, invocations: number }} Invocations
+ */
+
+/** @returns {Promise<Measured>} */
+async function measureLevels(backend, secret) {
+  /** @type {Measured['levels']} */
+  const levels = { c: [], d: [], e: [], f: [] }
+  const start = () =>
+    startSite({
+      script: 'scripts/bench/cold/worker.ts',
+      configs: ['wrangler.toml'],
+      vars: {
+        API_HOST: backend.origin,
+        PUBLISH_SECRET: secret,
+        BENCH_ROUND_TRIP_MS: ROUND_TRIP_MS,
+        BENCH_ORIGIN: SITE_ORIGIN,
+      },
+      persistTo: STATE,
+      logFile: LOG,
+      production: true,
+      readyPath: '/__bench/cold/count',
+    })
+  let extras
+  for (let run = 0; run < RUNS; run++) {
+    const last = run === RUNS - 1
+    console.log(`cold: run ${run + 1} of ${RUNS}`)
+    rmSync(STATE, { recursive: true, force: true })
+    await withSite(start, async (site, profiler) => {
+      levels.f.push(await visit(site, profiler, `f-${run}`))
+      await untilComplete(site)
+      await sleep(1_100)
+      levels.c.push(await visit(site, profiler, `c-${run}`))
+    })
+    await withSite(start, async (site, profiler) => {
+      levels.d.push(await visit(site, profiler, `d-${run}`))
+    })
+    rmSync(path.join(STATE, 'v3/cache'), { recursive: true, force: true })
+    await withSite(start, async (site, profiler) => {
+      levels.e.push(await visit(site, profiler, `e-${run}`))
+      if (last) extras = await measureVisitExtras(site, profiler, backend, secret)
+    })
+  }
+  return { levels, ...extras, page: PAGE }
+}
+
+/** Starts the site, opens the profiler, runs `work`, stops both. */
+async function withSite(start, work) {
+  const site = await start()
+  const profiler = await openProfiler(site.inspectorPort)
+  try {
+    await work(site, profiler)
+  } finally {
+    profiler.close()
+    await site.stop()
+  }
+}
+
+/**
+ * One page request: its answer, its recorded operations once its background work has settled, and
+ * the CPU the isolate spent from the request to then.
+ * @returns {Promise<Visit>}
+ */
+async function visit(site, profiler, id) {
+  let response
+  const cpuMs = await profiler.measure(async () => {
+    response = await fetch(`${site.origin}${PAGE}`, {
+      headers: { ...BROWSER, 'X-Bench-Trace': id },
+    })
+    await response.arrayBuffer()
+    await untilSettled(site, id)
+  })
+  if (response.status !== 200) throw new Error(`${PAGE} answered ${response.status} at ${id}`)
+  const trace = await (await fetch(`${site.origin}/__bench/cold/trace/${id}`)).json()
+  return {
+    status: response.status,
+    edgeHeader: response.headers.get('Cloudflare-CDN-Cache-Control') ?? '',
+    chain: chainBeforeFirstByte(trace.records),
+    cpuMs,
+    records: trace.records,
+  }
+}
+
+/**
+ * Renders until the page cache holds a complete page. The first render of a cold site is
+ * provisional (its image placeholders are still being computed: src/images/page-placeholders.ts)
+ * and is kept only seconds; (c) and (d) are about the page a visitor meets afterwards.
+ */
+async function untilComplete(site) {
+  const deadline = Date.now() + SETTLE_DEADLINE_MS
+  for (let attempt = 0; ; attempt++) {
+    const id = `complete-${Date.now()}-${attempt}`
+    const response = await fetch(`${site.origin}${PAGE}`, {
+      headers: { ...BROWSER, 'X-Bench-Trace': id },
+    })
+    await response.arrayBuffer()
+    await untilSettled(site, id)
+    if (!(response.headers.get('ETag') ?? '').includes('.provisional')) return
+    if (Date.now() > deadline)
+      throw new Error(`${PAGE} was still provisional after ${SETTLE_DEADLINE_MS} ms`)
+    await sleep(2_000)
+  }
+}
+
+/** Waits until the request sent as `id` and its background work (waitUntil) have settled. */
+async function untilSettled(site, id) {
+  const deadline = Date.now() + SETTLE_DEADLINE_MS
+  for (;;) {
+    const answer = await fetch(`${site.origin}/__bench/cold/settled/${encodeURIComponent(id)}`)
+    if ((await answer.json()).settled) return
+    if (Date.now() > deadline)
+      throw new Error(`the background work of ${id} did not settle in ${SETTLE_DEADLINE_MS} ms`)
+    await sleep(100)
+  }
+}
+
+/** The invocations recorded while `work` ran (requests it sent, scheduled runs, queue consumers). */
+async function invocationsDuring(site, profiler, work) {
+  const count = async () => (await (await fetch(`${site.origin}/__bench/cold/count`)).json()).count
+  const before = await count()
+  const settled = async () =>
+    (await fetch(`${site.origin}/__bench/cold/settled-since/${before}`)).json()
+  const cpuMs = await profiler.measure(async () => {
+    await work()
+    const deadline = Date.now() + SETTLE_DEADLINE_MS
+    for (;;) {
+      const state = await settled()
+      if (state.invocations > 0 && state.settled) break
+      if (Date.now() > deadline) throw new Error('recorded invocations did not settle')
+      await sleep(200)
+    }
+    // A queue consumer the work set off (the repurge) gets a moment to start and settle.
+    await sleep(1_000)
+    while (!(await settled()).settled && Date.now() < deadline) await sleep(200)
+  })
+  const traces = await (await fetch(`${site.origin}/__bench/cold/since/${before}`)).json()
+  return {
+    records: traces.flatMap((trace) => trace.records),
+    cpuMs,
+    invocations: traces.length,
+  }
+}
+
+/** A page view's beacons, the scheduled refresh, and a content change, on the last site. */
+async function measureVisitExtras(site, profiler, backend, secret) {
+  const beaconHeaders = { 'Content-Type': 'text/plain', Origin: SITE_ORIGIN }
+  // A page view's five metrics, in its two beacons (on hiding, and on leaving).
+  const metric = (name, value) => ({ name, value, rating: 'good', id: `v5-${name}` })
+  const beacons = await invocationsDuring(site, profiler, async () => {
+    for (const metrics of [
+      [metric('TTFB', 120), metric('FCP', 800), metric('LCP', 1200)],
+      [metric('CLS', 0.01), metric('INP', 80)],
+    ]) {
+      const response = await fetch(`${site.origin}/api/vitals`, {
+        method: 'POST',
+        headers: beaconHeaders,
+        body: JSON.stringify({ page: PAGE, metrics }),
+      })
+      if (response.status !== 204) throw new Error(`a vitals beacon answered ${response.status}`)
+    }
+  })
+
+  const scheduled = (atMs) => async () => {
+    const response = await fetch(`${site.origin}/cdn-cgi/local/scheduled?time=${atMs}`)
+    if (!response.ok) throw new Error(`the scheduled run answered ${response.status}`)
+  }
+  const now = Date.now()
+  // Brings every payload's entry to now, then measures a run a minute later and one a TTL later.
+  await invocationsDuring(site, profiler, scheduled(now))
+  const idle = await invocationsDuring(site, profiler, scheduled(now + 60_000))
+  const due = await invocationsDuring(site, profiler, scheduled(now + contentTtlSeconds() * 1000))
+
+  backend.edit('home', { servicesTitle: `Edited by the cold bench ${now}` })
+  const body = JSON.stringify({ payloads: ['get-home-page'] })
+  const change = await invocationsDuring(site, profiler, async () => {
+    const response = await fetch(`${site.origin}/api/publish`, {
+      method: 'POST',
+      headers: signedJsonHeaders(secret, body),
+      body,
+    })
+    if (response.status !== 200) throw new Error(`the publish hook answered ${response.status}`)
+  })
+  return { beacons, cron: { idle, due }, change, renditions: await renditionsLinked(site) }
+}
+
+/**
+ * The distinct image renditions (`/_image` addresses, each a source at one size) the site's pages
+ * link: Cloudflare bills each unique transformation once a month, however often it is served.
+ */
+async function renditionsLinked(site) {
+  const found = new Set()
+  for (const page of everyPage()) {
+    const html = await (await fetch(`${site.origin}${page}`, { headers: BROWSER })).text()
+    for (const [address] of html.matchAll(/\/_image\?[^"'\s,]+/g))
+      found.add(address.replaceAll('&amp;', '&'))
+  }
+  return found.size
+}
+
+/** CONTENT_TTL of the production environment in wrangler.toml (seconds). */
+export function contentTtlSeconds() {
+  const toml = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8')
+  const production = toml.slice(toml.indexOf('[env.production.vars]'))
+  const value = /^CONTENT_TTL\s*=\s*"(\d+)"/m.exec(production)?.[1]
+  if (!value) throw new Error('wrangler.toml: no CONTENT_TTL in [env.production.vars]')
+  return Number(value)
+}
+
+/** The first section: each level's chain, operations and CPU beside the floor. */
+function printLevels(report, measured, floor) {
+  const rows = [
+    {
+      level: LEVEL_NAMES.a,
+      'round trips before 1st byte': 0,
+      'chain before the first byte': 'none: Workers Cache answers, the worker does not run',
+      'KV reads (all)': 0,
+      'KV writes': 0,
+      'backend calls': 0,
+      'CPU ms': 0,
+      'minimal worker CPU ms': '',
+    },
+    {
+      level: LEVEL_NAMES.b,
+      'round trips before 1st byte': 0,
+      'chain before the first byte':
+        'none: Workers Cache answers stale; the worker renders in the background as at (c) or (e)',
+      'KV reads (all)': '',
+      'KV writes': '',
+      'backend calls': '',
+      'CPU ms': '',
+      'minimal worker CPU ms': '',
+    },
+  ]
+  for (const level of /** @type {const} */ (['c', 'd', 'e', 'f'])) {
+    const visits = measured.levels[level]
+    const typical = visits.at(-1)
+    const units = unitsByKind(typical.records)
+    const depths = [...new Set(visits.map((one) => one.chain.length))]
+    const minimal = level === 'c' ? floor.warmCpuMs : floor.firstCpuMs
+    const cpu = median(visits.map((one) => one.cpuMs))
+    rows.push({
+      level: LEVEL_NAMES[level],
+      'round trips before 1st byte': depths.join(' or '),
+      'chain before the first byte': chainText(typical.chain),
+      'KV reads (all)': units['kv-read'] ?? 0,
+      'KV writes': units['kv-write'] ?? 0,
+      'backend calls': units.backend ?? 0,
+      'CPU ms': `${cpu.toFixed(1)} (${(cpu / minimal).toFixed(1)}x)`,
+      'minimal worker CPU ms': minimal.toFixed(1),
+    })
+  }
+  report.table(rows)
+  for (const level of /** @type {const} */ (['c', 'd', 'e', 'f'])) {
+    const chains = [...new Set(measured.levels[level].map((one) => chainText(one.chain)))]
+    if (chains.length > 1)
+      report.text(
+        `${LEVEL_NAMES[level]}: the runs' chains differed (a real call slower than BENCH_ROUND_TRIP_MS, such as an image transform on a loaded machine, adds a step): ${chains.join('; ')}`
+      )
+  }
+  report.text(
+    '(a) and (b) are not measured: wrangler dev has no Workers Cache in front of the worker. Workers Cache answers a fresh copy, and a stale one within stale-while-revalidate while it revalidates, without running the worker first (https://developers.cloudflare.com/cache/concepts/cache-control/).'
+  )
+  report.text(
+    `Round trips: the steps of the chain of KV, Cache API, backend and other binding calls started before the worker returned its response; calls in one step ran side by side. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`
+  )
+  const line = (label, records) =>
+    `${label}: ${
+      Object.entries(unitsByKind(records))
+        .map(([kind, count]) => `${count} ${kind}`)
+        .join(', ') || 'no I/O'
+    }`
+  report.text(
+    line(
+      `A page view's two vitals beacons (${measured.beacons.invocations} invocations, ${measured.beacons.cpuMs.toFixed(1)} ms CPU)`,
+      measured.beacons.records
+    )
+  )
+  report.text(
+    line(
+      `A scheduled refresh with nothing due (${measured.cron.idle.cpuMs.toFixed(1)} ms CPU)`,
+      measured.cron.idle.records
+    )
+  )
+  report.text(
+    line(
+      `A scheduled refresh with every payload due (${measured.cron.due.cpuMs.toFixed(1)} ms CPU)`,
+      measured.cron.due.records
+    )
+  )
+  report.text(
+    `Image renditions the ${everyPage().length} pages link (distinct /_image addresses): ${measured.renditions}`
+  )
+  report.text(
+    line(
+      `A content change: an edit of the home page's text, then the publish hook naming it (${measured.change.invocations} invocations, ${measured.change.cpuMs.toFixed(1)} ms CPU)`,
+      measured.change.records
+    )
+  )
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
