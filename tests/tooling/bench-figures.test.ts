@@ -155,7 +155,7 @@ describe('the bench writing its figures into a page (--write)', () => {
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('no bench step "servng"')
     expect(result.stderr).toContain(
-      'steps: lighthouse, first-load, serving, page-weights, images, camera-images, navigations, image-abuse, freshness, cold'
+      'steps: lighthouse, first-load, serving, page-weights, images, camera-images, navigations, image-abuse, freshness, cold, startup'
     )
     expect(result.stdout).not.toContain('Machine:')
   })
