@@ -7,7 +7,7 @@
  *    side) as a count of sequential round trips, which does not depend on the machine; the
  *    operations the invocation made in all (background work included); and the worker's CPU for the
  *    request beside a minimal worker's (Hono and React's renderToReadableStream of one paragraph,
- *    scripts/bench/cold/minimal-worker.tsx) measured in the same run.
+ *    scripts/bench/minimal-worker/) measured in the same run.
  * 2. "A visit at 300 a day and at 3 million a month": those round trips times the latencies
  *    Cloudflare documents (scripts/bench/cold/cloudflare-figures.mjs, which also says which figures
  *    are assumed), the share of visits meeting each level under Poisson arrivals with the site's
@@ -51,6 +51,7 @@ import { startFakeBackend } from '../../tests/soak/fake-backend.mjs'
 import { openProfiler } from './cold/cpu-profile.mjs'
 import { chainBeforeFirstByte, chainText, LEVEL_NAMES, unitsByKind } from './cold/levels.mjs'
 import { writeVisitModel } from './cold/model-report.mjs'
+import { measureStartup } from './startup.mjs'
 import { BROWSER, everyPage, loadAverage, median } from './shared.mjs'
 
 const RUNS = Number(process.env.BENCH_COLD_RUNS) || 3
@@ -61,6 +62,8 @@ const LOG = path.join(ROOT, '.wrangler/bench-cold/wrangler.log')
 const SETTLE_DEADLINE_MS = 60_000
 /** The address every request names inside the worker, whatever port this start listens on. */
 const SITE_ORIGIN = 'http://127.0.0.1'
+/** Startup profiles of the site for the visit model: the least is kept (scripts/bench/startup.mjs). */
+const STARTUP_RUNS = 3
 /** Warm renders of the minimal worker per measurement: one takes a few samples. */
 const WARM_RENDERS = 20
 
@@ -82,7 +85,10 @@ export const step = {
       const measured = await measureLevels(backend, secret)
       printLevels(report, measured, floor)
       report.begin({ name: 'visit-model', title: 'A visit at 300 a day and at 3 million a month' })
-      writeVisitModel(report, measured, contentTtlSeconds())
+      // A new isolate's startup CPU (d–f), as the startup step measures it: workerd's CPU time where
+      // the machine reports it, else wrangler's profile.
+      const { site: startup } = await measureStartup({ runs: STARTUP_RUNS })
+      writeVisitModel(report, measured, contentTtlSeconds(), startup.threadCpuMs ?? startup.cpuMs)
     } finally {
       await backend.close()
     }
@@ -98,7 +104,7 @@ async function measureMinimalWorker() {
   const warm = []
   for (let run = 0; run < RUNS; run++) {
     const site = await startSite({
-      configs: ['scripts/bench/cold/minimal.wrangler.toml'],
+      configs: ['scripts/bench/minimal-worker/wrangler.toml'],
       persistTo: path.join(ROOT, '.wrangler/bench-cold/minimal-state'),
       logFile: path.join(ROOT, '.wrangler/bench-cold/minimal.log'),
       production: true,
