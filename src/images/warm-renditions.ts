@@ -241,8 +241,15 @@ export function renditionsWarmer(site: Site): PayloadsChangedListener {
       report: (error, stage) =>
         reportBackgroundError(env, ctx, error, { backend_key: 'images', image_stage: stage }),
     }
+    // Rendered as a visitor's GET, but past the page cache: the warm-up reads what pages name,
+    // and leaves which pages are cached to visitors (PAGE_CACHE_TTL '0' turns it off).
+    const renderEnv: Bindings = { ...env, PAGE_CACHE_TTL: '0' }
     const render: PageRenderer = async (path) =>
-      site.fetch(new Request(new URL(path, origin), { headers: { Accept: 'text/html' } }), env, ctx)
+      site.fetch(
+        new Request(new URL(path, origin), { headers: { Accept: 'text/html' } }),
+        renderEnv,
+        ctx
+      )
     waitUntil(
       warmChangedRenditions({
         changedTags: changed.map(({ tag }) => tag),

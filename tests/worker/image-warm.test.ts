@@ -27,7 +27,8 @@ import { ACCEPT, decodeBase64, fakeCms, fetchImage, imageInfo, serveBytes } from
 import { fetchPage } from './support/worker'
 
 const SECRET = 'warm-test-secret'
-const SLOW = { timeout: 120_000 }
+/** A busy 2-core machine transforms locally, in seconds each: generous deadlines. */
+const SLOW = { timeout: 600_000 }
 const photo = decodeBase64(env.TEST_IMAGES.samples.jpeg)
 let clients = 0
 
@@ -52,15 +53,30 @@ function countingImages() {
   return { binding, counts }
 }
 
-/** A home payload showing `files` from the CMS: the first in its banner, the second in its about block. */
+/**
+ * A home payload showing `files` from the CMS: the first in its banner, the second (or about.jpg)
+ * in its about block. With the enterprises payload's card on the CMS too, the home page names CMS
+ * photos only, never a bundled image another test may have made already: every rendition it names
+ * is this test's.
+ */
 function homeShowing(url: (file: string) => string, files: string[]) {
   const home = samplePayloads['get-home-page'] as Record<string, unknown>
-  const [banner, about] = files
+  const [banner, about = 'about.jpg'] = files
   return json({
     payload: {
       ...home,
       banner: [{ title: 'Slide', img: url(banner!) }],
-      ...(about && { aboutHome: { title: 'About', img: url(about) } }),
+      aboutHome: { title: 'About', img: url(about) },
+    },
+  })
+}
+
+function enterprisesShowing(url: (file: string) => string) {
+  const page = samplePayloads['get-enterprises-page'] as { enterprises: object[] }
+  return json({
+    payload: {
+      ...page,
+      enterprises: page.enterprises.map((item) => ({ ...item, img: url('card.jpg') })),
     },
   })
 }
@@ -102,8 +118,9 @@ function siteWith(files: string[]) {
   })
   const show = (shown: string[]) => {
     answers['get-home-page'] = homeShowing(cms.url, shown)
-    for (const file of shown) answers[file] = serveBytes(photo)
+    for (const file of [...shown, 'about.jpg', 'card.jpg']) answers[file] = serveBytes(photo)
   }
+  answers['get-enterprises-page'] = enterprisesShowing(cms.url)
   show(files)
   return { cms, images, show, bindings: cms.bindings }
 }
@@ -135,13 +152,8 @@ async function untilCached(addresses: string[], bindings: Bindings): Promise<voi
   await vi.waitFor(
     async () =>
       expect((await cachedStatuses(addresses, bindings)).every((s) => s === 200)).toBe(true),
-    { timeout: 240_000, interval: 500 }
+    { timeout: 540_000, interval: 500 }
   )
-}
-
-/** How many times the CMS was asked for `file`: one download per rendition made. */
-function downloads(cms: ReturnType<typeof fakeCms>, file: string): number {
-  return cms.calls.filter(({ url }) => url.pathname.endsWith(`/${file}`)).length
 }
 
 /** The renditions behind `addresses`: one per source and width. */
@@ -206,24 +218,21 @@ describe('renditions after a content change', () => {
       await untilCached(addresses, site.bindings)
       const afterWarmUp = site.images.counts.transforms
 
-      // Two photos, each at every width of its srcset (the banner's preload names the same), each
-      // downloaded once: one rendition made per address, in the format the browser gets.
-      for (const file of ['hero-1.jpg', 'hero-2.jpg']) {
-        const named = renditionsOf(addresses, site.cms.url(file)).size
-        expect(named, file).toBeGreaterThan(1)
-        expect(downloads(site.cms, file), file).toBe(named)
-      }
+      // Each photo at every width of its srcset (the banner's preload names the same), and the
+      // bundled image the enterprises section shows: one rendition made per source and width the
+      // pages name, each transformed once. (Nothing was cached before: the file's storage starts
+      // empty, and this is its first warm-up.)
+      for (const file of ['hero-1.jpg', 'hero-2.jpg'])
+        expect(renditionsOf(addresses, site.cms.url(file)).size, file).toBeGreaterThan(1)
+      expect(afterWarmUp).toBe(renditionsOf(addresses, '').size)
       for (const address of addresses) {
         const { response, bytes } = await fetchImage(address, site.bindings, ACCEPT.avif)
         expect(response.status, address).toBe(200)
         expect(response.headers.get('X-Image-Cache'), address).toBe('hit')
         expect((await imageInfo(bytes)).format, address).toBe('image/avif')
       }
-      // The visitor's requests transformed and downloaded nothing.
+      // The visitor's requests transformed nothing.
       expect(site.images.counts.transforms).toBe(afterWarmUp)
-      expect(downloads(site.cms, 'hero-1.jpg') + downloads(site.cms, 'hero-2.jpg')).toBe(
-        renditionsOf(addresses, site.cms.origin).size
-      )
     }
   )
 
@@ -236,7 +245,7 @@ describe('renditions after a content change', () => {
     expect(response.status).toBe(504)
     expect(response.headers.get('X-Image-Reason')).toBe('not-cached')
     expect(text()).toBe('This image has not been prepared yet.\n')
-    expect(downloads(site.cms, 'hero-1.jpg')).toBe(0)
+    expect(site.images.counts.transforms).toBe(0)
   })
 
   it('a publish whose payloads did not change makes no rendition', SLOW, async () => {
@@ -260,7 +269,7 @@ describe('renditions after a content change', () => {
     const site = siteWith(['hero-1.jpg'])
     await publish(site.bindings, ['get-home-page'])
     await untilCached(await homeAddresses(site.bindings), site.bindings)
-    const hero1Downloads = downloads(site.cms, 'hero-1.jpg')
+    const before = site.images.counts.transforms
 
     site.show(['hero-1.jpg', 'hero-3.jpg'])
     const { changed } = await publish(site.bindings, ['get-home-page'])
@@ -270,8 +279,7 @@ describe('renditions after a content change', () => {
 
     const added = renditionsOf(addresses, site.cms.url('hero-3.jpg'))
     expect(added.size).toBeGreaterThan(1)
-    expect(downloads(site.cms, 'hero-3.jpg')).toBe(added.size)
-    expect(downloads(site.cms, 'hero-1.jpg')).toBe(hero1Downloads)
+    expect(site.images.counts.transforms - before).toBe(added.size)
   })
 
   it('a warm-up makes at most its bound and leaves the rest for visitors', SLOW, async () => {
