@@ -52,19 +52,25 @@ export function warmBudgetMs(env: Pick<Bindings, 'IMAGE_WARM_BUDGET_MS'>): numbe
 
 /**
  * Renders the site's pages (every navbar page in every language, and the pages they link to) and
- * keeps those whose Cache-Tag names a changed payload, up to MAX_PAGES_PER_CHANGE renders.
+ * keeps those whose Cache-Tag names a changed payload, up to MAX_PAGES_PER_CHANGE renders and until
+ * `deadline`.
  */
 export async function pagesShowing(
   changedTags: readonly string[],
   pagePaths: readonly string[],
   isPage: (pageKey: string) => boolean,
-  render: PageRenderer
+  render: PageRenderer,
+  deadline = Infinity
 ): Promise<{ path: string; html: string }[]> {
   const changed = new Set(changedTags)
   const queue = LANGUAGES.flatMap((lng) => pagePaths.map((path) => localizePath(path, lng)))
   const seen = new Set(queue)
   const found: { path: string; html: string }[] = []
-  for (let rendered = 0; rendered < queue.length && rendered < MAX_PAGES_PER_CHANGE; rendered++) {
+  for (
+    let rendered = 0;
+    rendered < queue.length && rendered < MAX_PAGES_PER_CHANGE && Date.now() < deadline;
+    rendered++
+  ) {
     const path = queue[rendered]!
     const response = await render(path)
     if (response.status !== 200) {
@@ -196,7 +202,8 @@ export async function warmChangedRenditions(options: {
     options.changedTags,
     options.pagePaths,
     options.isPage,
-    options.render
+    options.render,
+    deadline
   )
   const { named, outcomes } = await warmRenditions(pages, options.context, deadline)
   const report: WarmReport = {
