@@ -145,7 +145,14 @@ export default defineConfig({
             miniflare: {
               // The contact outbox's retry schedule without its waits (src/contact/retry-schedule.ts):
               // the local queue's consumer tries a queued message about once a second (max_batch_timeout).
-              bindings: { ...testBindings, ...testImages, CONTACT_RETRY_MAX_DELAY_SECONDS: '0' },
+              // No renditions warm-up after a publish (a 1 ms budget: src/images/warm-renditions.ts)
+              // but where a test gives it one (tests/worker/image-warm.test.ts).
+              bindings: {
+                ...testBindings,
+                ...testImages,
+                CONTACT_RETRY_MAX_DELAY_SECONDS: '0',
+                IMAGE_WARM_BUDGET_MS: '1',
+              },
               d1Databases: { TEST_CONTENT_DB: contentDbId },
               workers: [
                 {

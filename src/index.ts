@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import { onPayloadsChanged } from './content/refresh'
 import type { AppEnv, Bindings } from './env'
 import { warmChangedPlaceholders } from './images/page-placeholders'
+import { renditionsWarmer } from './images/warm-renditions'
 import { language } from './middleware/language'
 import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
@@ -57,8 +58,16 @@ app.route('/', pages)
 app.notFound(notFound)
 app.onError(onError)
 
-// Changed payloads' images get their placeholders before most visitors ask for the pages.
+// Changed payloads' images get their placeholders before most visitors ask for the pages, and
+// (after the publish hook's answer) the renditions the changed pages name.
 onPayloadsChanged.push(warmChangedPlaceholders)
+onPayloadsChanged.push(
+  renditionsWarmer({
+    fetch: (...args) => app.fetch(...args),
+    pagePaths: PAGE_PATHS,
+    isPage: isPagePath,
+  })
+)
 
 /**
  * Requests, the Cron Trigger that keeps payloads fresh, and the queues: the delayed second purge

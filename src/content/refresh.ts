@@ -32,12 +32,20 @@ const HEARTBEAT_MEMO_MS = 30_000
 
 /**
  * Called after payloads changed and were stored, with their sources. Hook point for other work that
- * depends on content, registered once in src/index.ts (the image placeholders' warm-up).
+ * depends on content, registered once in src/index.ts (the image placeholders' and renditions'
+ * warm-ups). Awaited before the refresh returns; work that may outlast the publish hook's answer
+ * goes to `context.waitUntil`.
  */
 export type PayloadsChangedListener = (
   env: Bindings,
-  changed: PayloadSource[]
+  changed: PayloadSource[],
+  context: ChangeContext
 ) => Promise<void> | void
+/** Where the change was stored: the site's origin when a request on it made it (the publish hook). */
+export type ChangeContext = {
+  origin?: string
+  waitUntil: (promise: Promise<unknown>) => void
+}
 export const onPayloadsChanged: PayloadsChangedListener[] = []
 
 export type RefreshOptions = {
@@ -59,6 +67,8 @@ export type RefreshOptions = {
   purgeUnchanged?: boolean
   now?: () => number
   timeoutMs?: number
+  /** The site's origin, when a request on it asked for the refresh (the publish hook); for listeners. */
+  origin?: string
   /** Told about each payload that could not be refreshed (its last good entry stays). */
   onError?: (error: unknown, context: { key: string }) => void
 }
@@ -144,7 +154,8 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
   }
   if (changed.length) {
     for (const listener of onPayloadsChanged) {
-      await (async () => listener(env, changed))().catch((error: unknown) =>
+      const context = { origin: options.origin, waitUntil: options.waitUntil }
+      await (async () => listener(env, changed, context))().catch((error: unknown) =>
         options.onError?.(error, { key: 'onPayloadsChanged' })
       )
     }

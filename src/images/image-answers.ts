@@ -54,6 +54,8 @@ export async function renderImage(
   const key = renditionKeyFor(request, check.source, context)
   const cached = await readRendition(key)
   if (cached) return withHeaders(cached, { 'X-Image-Cache': 'hit' })
+  if (request.onlyIfCached)
+    return refusal(504, 'not-cached', { 'Cache-Control': NOT_STORED, 'X-Image-Cache': 'miss' })
 
   const claim = claimRendition(key)
   if (!claim) {
@@ -235,7 +237,7 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
  * about once a minute per cache, not per visitor).
  */
 export function refusal(
-  status: 400 | 403 | 404 | 415 | 422 | 429 | 502 | 503,
+  status: 400 | 403 | 404 | 415 | 422 | 429 | 502 | 503 | 504,
   reason: ImageReason,
   headers: Record<string, string> = {}
 ): Response {

@@ -43,6 +43,11 @@ export type RenderRequest = {
   client: string
   /** A social card: cropped to SOCIAL_CARD, JPEG or PNG whatever `accept` says (./image-url.ts). */
   card?: true
+  /**
+   * The request said `Cache-Control: only-if-cached` (RFC 9111): the cached rendition or a 504,
+   * never a download or a transform. How an operator, or a test, sees whether a warm-up made it.
+   */
+  onlyIfCached?: true
 }
 
 export type RenderContext = {
@@ -155,7 +160,7 @@ export async function withinRateLimit(env: Bindings, client: string): Promise<bo
  * that it completes (and is cached) even when the visitor stopped waiting. It waits for a transform
  * slot (./transform.ts) only while the visitor waits, reserving the largest original until the real
  * one's size is known: work that could not start then is not started at all, and nothing is
- * downloaded before it can be transformed.
+ * downloaded before it can be transformed. A warm-up passes the slot it already holds (`slotTaken`).
  */
 function makeRendition(
   source: AllowedSource,
@@ -163,12 +168,13 @@ function makeRendition(
   request: RenderRequest,
   context: RenderContext,
   deadlines: MissDeadlines,
-  progress: Progress
+  progress: Progress,
+  slotTaken?: TransformSlot
 ): Promise<MissResult> {
   const { env } = context
   const { visitorWaitEnds, deadline } = deadlines
   const work = async (): Promise<MissResult> => {
-    const slot = await acquireTransformSlot(visitorWaitEnds, MAX_ORIGINAL_BYTES)
+    const slot = slotTaken ?? (await acquireTransformSlot(visitorWaitEnds, MAX_ORIGINAL_BYTES))
     if (!slot) return { ok: false, reason: 'busy' }
     progress.stage = 'opening'
     try {
@@ -233,6 +239,59 @@ function makeRendition(
   const miss = work().finally(() => inProgress.delete(key.url))
   context.waitUntil(miss)
   return miss
+}
+
+/** What a warm-up did with one rendition (./warm-renditions.ts). */
+export type WarmOutcome =
+  | 'cached'
+  /** Another request of this isolate is making it: a visitor, who then has it. */
+  | 'taken'
+  | 'made'
+  /** No background slot came before the warm-up's deadline: visitors had them. */
+  | 'no-slot'
+  /** The original could not be loaded or transformed (logged and reported as for a miss). */
+  | 'failed'
+
+/**
+ * Makes `request`'s rendition of `source` before any visitor asks for it, into the cache the route
+ * reads, exactly as a miss makes it (one download, one call to the Images binding). Nothing when it
+ * is cached or this isolate is making it already. It waits for a background slot, which visitors
+ * always get first, until `deadline`, and claims the rendition only once it holds the slot: a
+ * visitor who asks meanwhile makes it, and one who asks once it runs waits for it (as for another
+ * visitor's miss) rather than behind a warm-up that has not started. No rate limit: the site's own
+ * pages name it.
+ */
+export async function warmRendition(
+  source: AllowedSource,
+  request: RenderRequest,
+  context: RenderContext,
+  deadline: number
+): Promise<WarmOutcome> {
+  const key = renditionKeyFor(request, source, context)
+  if (await readRendition(key)) return 'cached'
+  if (inProgress.has(key.url)) return 'taken'
+  const slot = await acquireTransformSlot(deadline, MAX_ORIGINAL_BYTES, 'background')
+  if (!slot) return 'no-slot'
+  if (await readRendition(key)) {
+    slot.release()
+    return 'cached'
+  }
+  if (inProgress.has(key.url)) {
+    slot.release()
+    return 'taken'
+  }
+  inProgress.add(key.url)
+  const progress: Progress = { stage: 'opening', bytes: MAX_ORIGINAL_BYTES }
+  const result = await makeRendition(
+    source,
+    key,
+    request,
+    context,
+    { visitorWaitEnds: deadline, deadline },
+    progress,
+    slot
+  )
+  return result.ok ? 'made' : 'failed'
 }
 
 /** `work`'s result, or undefined at `until` (the work goes on). */

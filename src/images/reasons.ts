@@ -26,6 +26,7 @@ export const IMAGE_REASONS = {
   'transform-failed': 'The image could not be resized.',
   'still-transforming': 'The image is still being prepared; try again shortly.',
   busy: 'Too many images are being prepared; try again shortly.',
+  'not-cached': 'This image has not been prepared yet.',
 } as const satisfies Record<string, string>
 
 export type ImageReason = keyof typeof IMAGE_REASONS

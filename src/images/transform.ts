@@ -83,7 +83,29 @@ export async function resizeImage(
 // Plain data only: workerd forbids one request resolving another's promise, so waiters poll.
 let running = 0
 let runningBytes = 0
+let runningInBackground = 0
 const SLOT_POLL_MS = 25
+
+/**
+ * Who waits for a slot: a visitor's request (a miss, a placeholder), or the background warm-up of
+ * renditions after a content change (./warm-renditions.ts), which must never keep a visitor waiting.
+ */
+export type SlotPriority = 'visitor' | 'background'
+
+/**
+ * Transforms the background may run at once: the rest of the isolate's slots stay for visitors.
+ */
+export const MAX_BACKGROUND_TRANSFORMS = 2
+
+/**
+ * The requests waiting for a slot, oldest first: a slot goes to the oldest visitor that still
+ * waits, and to the background only when no visitor waits. Each waiter marks when it last looked;
+ * one that stopped looking (its request was cancelled) is passed over after STALE_WAITER_MS.
+ */
+type Waiter = { id: number; priority: SlotPriority; lookedAt: number }
+const waiters: Waiter[] = []
+let nextWaiterId = 0
+const STALE_WAITER_MS = 40 * SLOT_POLL_MS
 
 /** A transform's place in this isolate: `bytes` of originals reserved until released. */
 export type TransformSlot = {
@@ -94,23 +116,52 @@ export type TransformSlot = {
 
 /**
  * A slot once this isolate runs fewer than MAX_TRANSFORMS_AT_ONCE transforms and `bytes` fits in
- * MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or nothing else runs); null when that does not happen
- * before `deadline` (a Date.now() value). Taken before the original is opened, with the largest
- * size it may have, so originals waiting for a slot are not downloaded yet.
+ * MAX_TRANSFORM_BYTES_AT_ONCE with theirs (or nothing else runs), in the order the requests came:
+ * a request waits behind the visitors that came before it, never behind luck (waiters poll, and
+ * without an order a request could lose every turn until its wait ran out while later ones got
+ * slots). `background` work takes a slot only when no visitor waits, and at most
+ * MAX_BACKGROUND_TRANSFORMS at once. Null when no slot comes before `deadline` (a Date.now()
+ * value). Taken before the original is opened, with the largest size it may have, so originals
+ * waiting for a slot are not downloaded yet.
  */
 export async function acquireTransformSlot(
   deadline: number,
-  bytes: number
+  bytes: number,
+  priority: SlotPriority = 'visitor'
 ): Promise<TransformSlot | null> {
+  const me: Waiter = { id: nextWaiterId++, priority, lookedAt: Date.now() }
+  waiters.push(me)
   const fits = () =>
     running === 0 ||
     (running < MAX_TRANSFORMS_AT_ONCE && runningBytes + bytes <= MAX_TRANSFORM_BYTES_AT_ONCE)
-  while (!fits()) {
-    if (Date.now() + SLOT_POLL_MS > deadline) return null
-    await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS))
+  const myTurn = () => {
+    const now = Date.now()
+    let ahead = true
+    for (const waiter of waiters) {
+      if (waiter === me) ahead = false
+      else if (now - waiter.lookedAt > STALE_WAITER_MS) continue
+      // A visitor goes after the visitors before it; the background after everyone before it and
+      // after every visitor, whenever that visitor came.
+      else if (ahead && (waiter.priority === 'visitor' || priority === 'background')) return false
+      else if (!ahead && priority === 'background' && waiter.priority === 'visitor') return false
+    }
+    return true
+  }
+  const allowed = () => priority === 'visitor' || runningInBackground < MAX_BACKGROUND_TRANSFORMS
+  try {
+    while (!(myTurn() && allowed() && fits())) {
+      if (Date.now() + SLOT_POLL_MS > deadline) return null
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS))
+      me.lookedAt = Date.now()
+    }
+  } finally {
+    const index = waiters.indexOf(me)
+    if (index >= 0) waiters.splice(index, 1)
+    pruneStaleWaiters()
   }
   running++
   runningBytes += bytes
+  if (priority === 'background') runningInBackground++
   let reserved = bytes
   let released = false
   return {
@@ -124,8 +175,16 @@ export async function acquireTransformSlot(
       released = true
       running--
       runningBytes -= reserved
+      if (priority === 'background') runningInBackground--
     },
   }
+}
+
+/** Drops waiters whose requests stopped looking long ago, so the list cannot grow without end. */
+function pruneStaleWaiters() {
+  const now = Date.now()
+  for (let index = waiters.length - 1; index >= 0; index--)
+    if (now - waiters[index]!.lookedAt > 10 * STALE_WAITER_MS) waiters.splice(index, 1)
 }
 
 /** `work`'s result, or BindingTimeoutError once `ms` have passed without one. */

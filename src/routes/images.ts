@@ -8,6 +8,7 @@
  * exactly as imageUrl spells it (no other parameter, encoding or order), at a ladder width, and
  * its source and fallback signed with IMAGE_URL_SECRET (or the previous key during a rotation).
  * Anything else is refused with a fixed reason and costs a string comparison and one HMAC.
+ * `Cache-Control: only-if-cached` asks for a cached rendition only: a 504 when there is none.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
@@ -35,6 +36,9 @@ images.get(IMAGE_ROUTE, async (c) => {
       fallback,
       client: c.req.header('CF-Connecting-IP') ?? 'unknown',
       ...(card && { card }),
+      ...(/\bonly-if-cached\b/i.test(c.req.header('Cache-Control') ?? '') && {
+        onlyIfCached: true as const,
+      }),
     },
     {
       env: c.env,

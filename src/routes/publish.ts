@@ -67,6 +67,7 @@ publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
     endpoints: request.data.payloads,
     force: true,
     purgeUnchanged: request.data.purgeUnchanged,
+    origin: new URL(c.req.url).origin,
     onError: (error, { key }) => {
       console.warn(`publish: ${key}: ${String(error)}`)
       reportError(c, error, 'backend', { backend_key: key })

@@ -25,15 +25,16 @@ export function pageImageUrl(src: string, width: number, fallback?: string): str
 
 export type ImageAnswer = { response: Response; bytes: Uint8Array; text: () => string }
 
-/** GET `path` with `accept`, waiting for the worker's background work (the cache write). */
+/** GET `path` with `accept` (and `headers`), waiting for the worker's background work (the cache write). */
 export async function fetchImage(
   path: string,
   bindings: Bindings,
-  accept: string = ACCEPT.avif
+  accept: string = ACCEPT.avif,
+  headers: Record<string, string> = {}
 ): Promise<ImageAnswer> {
   const ctx = createExecutionContext()
   const response = await worker.fetch(
-    new Request(new URL(path, 'http://localhost'), { headers: { Accept: accept } }),
+    new Request(new URL(path, 'http://localhost'), { headers: { Accept: accept, ...headers } }),
     bindings,
     ctx
   )
