@@ -3,17 +3,20 @@
  *
  * Every page (GET or HEAD of a page path: the navbar's pages and the projects', 200 HTML) gets `Cache-Control` for browsers (revalidate
  * every time) and `Cloudflare-CDN-Cache-Control` for the edge (fresh for PAGE_CACHE_TTL, then
- * stale-while-revalidate; ./cache-headers.ts), a weak `ETag` made
+ * stale for days while it revalidates; ./cache-headers.ts), a weak `ETag` made
  * of the payload hashes the page was rendered from, `Cache-Tag` naming the page and those payloads,
  * and `Vary: Accept-Encoding`. A matching If-None-Match is answered 304. In production Workers
- * Cache stores pages by these headers and the refresh purges them by tag (purge.ts).
+ * Cache stores pages by these headers and the refresh purges them by tag (purge.ts). A 404 or a
+ * redirect gets the same two headers and its own Cache-Tag, so that no purge misses it.
  *
  * The in-worker layer (Cache API, plus each isolate's recent pages in memory) is the page cache
  * where Workers Cache is absent (`wrangler dev`, tests) and a second chance behind it. A stored page
- * is served only while every payload it was rendered from still has the same hash in KV, so it never
+ * is served only while every payload it was rendered from still has the same hash in KV (the
+ * payload hashes key, read beside the Cache API: one round trip), so it never
  * outlives a content change; and not once a payload has aged past CONTENT_TTL where requests do the
  * refreshing (no scheduled refresh), so that the render that follows starts the refresh.
- * Decisions and numbers: docs/decisions/0002-page-cache.md, 0004-content-freshness.md.
+ * Decisions and numbers: docs/decisions/0002-page-cache.md, 0004-content-freshness.md,
+ * 0027-edge-copies-outlive-a-quiet-night.md.
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
