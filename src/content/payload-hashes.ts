@@ -45,8 +45,8 @@ export function forgetPayloadHashes() {
 }
 
 /**
- * The payload hashes under `key`: null when KV has none (nothing was ever stored, or it cannot be
- * read). What this isolate read less than HASHES_MEMO_MS ago, or wrote, is used without a read.
+ * The payload hashes under `key`: null when KV has none (nothing was ever stored); rejects when KV
+ * cannot be read. What this isolate read less than HASHES_MEMO_MS ago, or wrote, is used without a read.
  */
 export async function readPayloadHashes(
   kv: KVNamespace,
@@ -57,7 +57,8 @@ export async function readPayloadHashes(
   const at = now()
   if (remembered && at - remembered.at < HASHES_MEMO_MS && at >= remembered.at)
     return remembered.hashes
-  const hashes = parseHashes(await kv.get(key, 'text').catch(() => null))
+  // A failed read rejects: the caller treats the hashes as unknown, not as "KV holds nothing".
+  const hashes = parseHashes(await kv.get(key, 'text'))
   knownOf(kv).set(key, { hashes, at })
   return hashes
 }
