@@ -6,6 +6,7 @@
  * per-request variables.
  */
 import type { PayloadRead } from './content'
+import type { PayloadHashes } from './content/payload-hashes'
 import type { Lng } from './shared/languages'
 
 /**
@@ -45,6 +46,11 @@ export type AppEnv = {
     pageKey: string
     /** The payloads the page was rendered from, by Cache-Tag (src/content/index.ts). */
     payloads?: Map<string, PayloadRead>
+    /**
+     * The payload hashes, read by the page cache beside the Cache API (src/content/payload-hashes.ts);
+     * resolves to undefined when they could not be read.
+     */
+    payloadHashes?: Promise<PayloadHashes | null | undefined>
     /**
      * Set when the page was rendered while some of its image placeholders were still being computed
      * (src/images/page-placeholders.ts): caches keep it only briefly (src/middleware/page-cache).

@@ -16,8 +16,10 @@
  */
 import type { Bindings } from '../env'
 import { ContentError } from './errors'
+import type { PayloadHashes } from './payload-hashes'
 import {
   createPayloadStore,
+  hashOfPayload,
   rememberStamp,
   type PayloadStamp,
   type RefreshOutcome,
@@ -56,6 +58,13 @@ export type PayloadCacheOptions = {
    * validates, as when no version is known).
    */
   schemaVersion?: string
+  /** The KV key of the payload hashes, which every write updates (./payload-hashes.ts). */
+  hashesKey?: string
+  /**
+   * The payload hashes this request read (the page cache reads them beside the Cache API), or
+   * undefined when it read none. A key they do not list is loaded from the backend without a KV read.
+   */
+  knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
 }
 
 /** CONTENT_TTL in seconds, after which an entry is refreshed; unset or unreadable: 300. */
@@ -68,7 +77,12 @@ export function contentTtlSeconds(env: Pick<Bindings, 'CONTENT_TTL'>): number {
 }
 const DEFAULT_TTL_SECONDS = 300
 
-const inFlight = new Map<string, Promise<unknown>>()
+/** A backend call under way in this isolate: its payload and hash, then its entry in KV. */
+type Loading<T> = {
+  loaded: Promise<{ payload: T; hash: string }>
+  stored: Promise<{ stamp: PayloadStamp; outcome: RefreshOutcome }>
+}
+const inFlight = new Map<string, Loading<unknown>>()
 
 export function createPayloadCache(options: PayloadCacheOptions) {
   const now = options.now ?? Date.now
@@ -82,51 +96,70 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     onError: options.onError,
     readMemoMs,
     schemaVersion,
+    hashesKey: options.hashesKey,
   })
 
-  /** Loads `key` from the backend and writes it; resolves once KV has it. Writes nothing on failure. */
-  async function loadAndStore<T>(
-    key: string,
-    load: () => Promise<T>
-  ): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
-    const payload = await load()
-    return { payload, ...(await store.write(key, payload)) }
-  }
-
-  /** Starts (or joins) this isolate's one backend call for `key`. */
-  function loadShared<T>(
-    key: string,
-    load: () => Promise<T>
-  ): Promise<{ payload: T; stamp: PayloadStamp; outcome: RefreshOutcome }> {
-    type Loaded = Awaited<ReturnType<typeof loadAndStore<T>>>
-    const running = inFlight.get(key) as Promise<Loaded> | undefined
-    if (running) return withDeadline(running, options.deadlineMs)
-    const call = loadAndStore(key, load).finally(() => inFlight.delete(key))
+  /**
+   * Starts (or joins) this isolate's one backend call for `key`: `loaded` settles with the payload
+   * and its hash, `stored` once KV has the entry. A joiner waits at most `deadlineMs` for either.
+   */
+  function loadShared<T>(key: string, load: () => Promise<T>): Loading<T> {
+    const running = inFlight.get(key) as Loading<T> | undefined
+    if (running)
+      return {
+        get loaded() {
+          return withDeadline(running.loaded, options.deadlineMs)
+        },
+        get stored() {
+          return withDeadline(running.stored, options.deadlineMs)
+        },
+      }
+    const loaded = load().then(async (payload) => ({ payload, hash: await hashOfPayload(payload) }))
+    const stored = loaded.then(({ payload, hash }) => store.write(key, payload, hash))
+    const call = { loaded, stored }
     inFlight.set(key, call)
-    options.waitUntil(call.catch(() => undefined))
+    options.waitUntil(stored.finally(() => inFlight.delete(key)).catch(() => undefined))
     return call
   }
 
-  /** A request-side load: reports a changed payload, so the pages built from it can be purged. */
+  /**
+   * A request-side load: resolves with the payload as soon as the backend answered; the entry is
+   * written after that, in the background, and a changed payload is reported then, so that the
+   * pages built from it can be purged.
+   */
   async function fill<T>(key: string, load: () => Promise<T>) {
-    const loaded = await loadShared(key, load)
-    if (loaded.outcome === 'changed') options.onChanged?.(key)
-    return loaded
+    const loading = loadShared(key, load)
+    const { payload, hash } = await loading.loaded
+    options.waitUntil(
+      loading.stored.then(
+        ({ outcome }) => outcome === 'changed' && options.onChanged?.(key),
+        (error: unknown) => options.onError?.(key, error)
+      )
+    )
+    return { payload, stamp: { hash, storedAt: now() } }
+  }
+
+  /** Whether KV may hold `key`: unknown without the hashes the request read, else whether they list it. */
+  async function mayBeStored(key: string): Promise<boolean> {
+    const hashes = await options.knownHashes?.()
+    return hashes === undefined || (hashes !== null && hashes.has(key))
   }
 
   return {
     /**
-     * The payload for `key`: from KV, or loaded now when KV has none. An entry aged past the TTL is
-     * served as it is, and refreshed in the background only where `refreshesOnRequest` allows.
-     * `validate` re-checks a stored payload written by another schema version (an older release);
-     * one that fails it counts as a miss. An entry of the current version is not checked again.
+     * The payload for `key`: from KV, or loaded now when KV has none (or the payload hashes say it
+     * has none: then KV is read only if the backend fails). An entry aged past the TTL is served as
+     * it is, and refreshed in the background only where `refreshesOnRequest` allows. `validate`
+     * re-checks a stored payload written by another schema version (an older release); one that
+     * fails it counts as a miss. An entry of the current version is not checked again.
      */
     async read<T>(
       key: string,
       load: () => Promise<T>,
       validate: (stored: unknown) => T
     ): Promise<T> {
-      const entry = await store.read<T>(key, validate)
+      const listed = await mayBeStored(key)
+      let entry = listed ? await store.read<T>(key, validate) : null
       if (!entry) {
         try {
           const loaded = await fill(key, load)
@@ -134,7 +167,9 @@ export function createPayloadCache(options: PayloadCacheOptions) {
           return loaded.payload
         } catch (error) {
           options.onError?.(key, error)
-          throw error
+          // The hashes may lag behind KV (docs/decisions/0027): its copy is better than an error.
+          entry = listed ? null : await store.read<T>(key, validate)
+          if (!entry) throw error
         }
       }
       const stamp = { hash: entry.hash, storedAt: entry.storedAt }
@@ -151,7 +186,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
      * Rejects, writing nothing, when the backend fails.
      */
     async refresh<T>(key: string, load: () => Promise<T>): Promise<RefreshOutcome> {
-      return (await loadShared(key, load)).outcome
+      return (await loadShared(key, load).stored).outcome
     },
 
     /** The hash and times of the entry under `key`, or null when there is none. */

@@ -24,6 +24,7 @@ import {
   payloadTag,
   type PayloadEndpoint,
 } from './payload-catalogue'
+import { payloadHashesKey, type PayloadHashes } from './payload-hashes'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
 import {
   EnterprisesPayloadSchema,
@@ -68,6 +69,8 @@ export type ContentClientOptions = {
   onRead?: (tag: string, stamp: PayloadStamp & { key: string }) => void
   /** Told when a request-side load stored a payload whose content changed. */
   onChanged?: (tag: string) => void
+  /** The payload hashes the request read already, if it did (src/middleware/page-cache). */
+  knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
 }
 
 export type MessageInput = { name: string; email: string; comments: string }
@@ -97,6 +100,8 @@ export function createContentClient(options: ContentClientOptions) {
     onChanged: (key) => options.onChanged?.(tagOfKey(key)),
     schemaVersion: PAYLOAD_SCHEMA_VERSION,
     readMemoMs: PAYLOAD_READ_MEMO_MS,
+    hashesKey: payloadHashesKey(env),
+    knownHashes: options.knownHashes,
   })
   const tags = new Map<string, string>()
   const tagOfKey = (key: string) => tags.get(key) ?? key

@@ -25,6 +25,7 @@ export function contentFor(c: Context<AppEnv>): ContentClient {
     },
     refreshesOnRequest: async () => !(await scheduledRefreshIsRunning(c.env.CONTENT_CACHE)),
     onRead: (tag, read) => payloadsReadBy(c).set(tag, read),
+    knownHashes: () => c.get('payloadHashes'),
     onChanged: (tag) => {
       const purger = pagePurgerFor(c.executionCtx as { cache?: CacheContext })
       c.executionCtx.waitUntil(

@@ -12,10 +12,13 @@
  *   version (a deploy changed the schema) is validated again on its first read in each isolate,
  *   and that result is kept until the scheduled refresh rewrites the entry at the current version.
  * - Entries stay in KV for RETAIN_SECONDS: the window in which a stale copy can still be served.
+ * - Every write also sets the entry's hash in the payload hashes key (./payload-hashes.ts), which
+ *   pages are checked against.
  *
  * Only plain parsed data is remembered per isolate (workerd forbids sharing one request's I/O
  * objects with another), and each memo is bounded by the keys there are.
  */
+import { writePayloadHashes } from './payload-hashes'
 
 /** `changedAt`: when the content last differed from the entry before (its first store, else a change). */
 export type CacheEntry<T> = {
@@ -116,10 +119,25 @@ export type PayloadStoreOptions = {
   readMemoMs: number
   /** See PayloadCacheOptions (./cache.ts). */
   schemaVersion: string
+  /** The KV key of the payload hashes (./payload-hashes.ts), set after every entry written. */
+  hashesKey?: string
 }
 
 export function createPayloadStore(options: PayloadStoreOptions) {
   const { now, schemaVersion, readMemoMs } = options
+  /** This store's writes of the hashes key, one after another (a refresh writes several entries at once). */
+  let hashesWrites: Promise<unknown> = Promise.resolve()
+
+  /** Sets `key`'s hash in the hashes key; resolves to the hash it held before (undefined: none). */
+  function recordHash(key: string, hash: string): Promise<string | undefined> {
+    const hashesKey = options.hashesKey
+    if (!hashesKey) return Promise.resolve(hash)
+    const write = hashesWrites.then(async () =>
+      (await writePayloadHashes(options.kv, hashesKey, new Map([[key, hash]]), now)).get(key)
+    )
+    hashesWrites = write.catch(() => undefined)
+    return write
+  }
 
   /** The stored payload: as stored when this schema version wrote it, else validated (once per isolate). */
   function trustedPayload<T>(
@@ -191,17 +209,16 @@ export function createPayloadStore(options: PayloadStoreOptions) {
     /** Writes `payload` under `key`, stamped with its hash and this schema version; resolves once KV has it. */
     async write<T>(
       key: string,
-      payload: T
+      payload: T,
+      knownHash?: string
     ): Promise<{ stamp: PayloadStamp; outcome: RefreshOutcome }> {
       const previous = await options.kv
         .get<Partial<CacheEntry<unknown>>>(key, 'json')
         .catch(() => null)
-      const hash = await hashOf(payload)
-      const outcome: RefreshOutcome = previous?.hash === hash ? 'unchanged' : 'changed'
+      const hash = knownHash ?? (await hashOfPayload(payload))
+      const contentChanged = previous?.hash !== hash
       const changedAt =
-        outcome === 'unchanged' && typeof previous?.changedAt === 'number'
-          ? previous.changedAt
-          : now()
+        !contentChanged && typeof previous?.changedAt === 'number' ? previous.changedAt : now()
       const entry: CacheEntry<T> = {
         storedAt: now(),
         changedAt,
@@ -214,13 +231,18 @@ export function createPayloadStore(options: PayloadStoreOptions) {
       rememberWrite(key, text)
       const stamp = { hash, storedAt: entry.storedAt, changedAt }
       rememberStamp(key, stamp, now())
+      // Pages are checked against the hashes key: another hash there (an overwrite from a writer
+      // elsewhere) may have kept pages of older content in caches, so they are purged as for a change.
+      const listed = await recordHash(key, hash)
+      const outcome: RefreshOutcome =
+        contentChanged || (listed !== undefined && listed !== hash) ? 'changed' : 'unchanged'
       return { stamp, outcome }
     },
   }
 }
 
 /** A short SHA-256 of the payload's JSON: equal payloads, equal hashes. */
-async function hashOf(payload: unknown): Promise<string> {
+export async function hashOfPayload(payload: unknown): Promise<string> {
   const digest = await crypto.subtle.digest(
     'SHA-256',
     new TextEncoder().encode(JSON.stringify(payload))

@@ -90,14 +90,14 @@ describe('page caching headers, as a browser reads them', () => {
 
 describe('page caching headers, as the edge reads them', () => {
   it.each(['miss', 'hit'])(
-    'a page (%s in the worker) is fresh at the edge for PAGE_CACHE_TTL, then served stale while it revalidates',
+    'a page (%s in the worker) is fresh at the edge for PAGE_CACHE_TTL, then served stale while it revalidates for days',
     async (status) => {
       backend = fakeBackend()
       await fetchPage('/en/contact-us', backend.env())
       if (status === 'hit') await fetchPage('/en/contact-us', backend.env())
       const page = await fetchPage('/en/contact-us', backend.env({ PAGE_CACHE_TTL: '45' }))
       expect(page.headers.get(EDGE_CACHE_CONTROL)).toBe(
-        `public, max-age=45, stale-while-revalidate=${STALE_SECONDS}`
+        `public, max-age=45, stale-while-revalidate=${STALE_SECONDS}, stale-if-error=${STALE_SECONDS}`
       )
       expect(page.headers.get('CDN-Cache-Control')).toBeNull()
 
@@ -115,7 +115,29 @@ describe('page caching headers, as the edge reads them', () => {
     backend = fakeBackend()
     const page = await fetchPage('/', backend.env())
     expect(page.headers.get('Cache-Control')).not.toMatch(/stale-while-revalidate|s-maxage/)
-    expect(page.headers.get(EDGE_CACHE_CONTROL)).toMatch(/stale-while-revalidate=600/)
+    expect(page.headers.get(EDGE_CACHE_CONTROL)).toMatch(/stale-while-revalidate=\d+/)
+  })
+
+  it('lets the edge answer the first visitor after a quiet night from its copy, revalidating behind it', async () => {
+    backend = fakeBackend()
+    const page = await fetchPage('/en/about', backend.env())
+    for (const hours of [11 / 60, 12, 60]) {
+      const next = edgeCopy(page, hours * 3600).evaluateRequest(NAVIGATION)
+      expect(next.response, `${hours} h without a visit`).toBeDefined()
+      expect(next.revalidation?.synchronous, `${hours} h without a visit`).toBe(false)
+    }
+  })
+
+  it('lets the edge keep serving its copy while the worker answers with an error', async () => {
+    backend = fakeBackend()
+    const page = await fetchPage('/en/about', backend.env())
+    const copy = edgeCopy(page, 24 * 3600)
+    const failed = copy.revalidatedPolicy(NAVIGATION, {
+      status: 503,
+      headers: { 'cache-control': 'no-store' },
+    })
+    expect(failed.modified).toBe(false)
+    expect(failed.policy).toBe(copy)
   })
 
   it('sends no edge policy when PAGE_CACHE_TTL=0 turns page caching off', async () => {

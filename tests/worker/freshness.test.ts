@@ -7,6 +7,7 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { forgetPayloadHashes } from '../../src/content/payload-hashes'
 import { forgetKnownStamps } from '../../src/content/payload-store'
 import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
@@ -63,6 +64,8 @@ async function agePayloads(seconds: number) {
 async function visit(path: string, bindings: Bindings) {
   forgetRecentPages()
   forgetKnownStamps()
+  forgetPayloadHashes()
+  forgetHeartbeat()
   const response = await fetchPage(path, bindings)
   return {
     status: response.status,

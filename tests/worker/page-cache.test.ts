@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { payloadsReadBy } from '../../src/content'
+import { payloadHashesKey, writePayloadHashes } from '../../src/content/payload-hashes'
 import { forgetKnownStamps } from '../../src/content/payload-store'
 import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { AppEnv, Bindings } from '../../src/env'
@@ -18,6 +19,7 @@ import {
   pageCache,
   pageCacheKey,
   PROVISIONAL_SECONDS,
+  STALE_SECONDS,
   STORED_AT,
 } from '../../src/middleware/page-cache'
 import { fakeBackend, json } from './support/fake-backend'
@@ -40,7 +42,7 @@ describe('GET pages through the page cache', () => {
     expect(first.headers.get('X-Page-Cache')).toBe('miss')
     expect(first.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
     expect(first.headers.get('Cloudflare-CDN-Cache-Control')).toBe(
-      'public, max-age=60, stale-while-revalidate=600'
+      `public, max-age=60, stale-while-revalidate=${STALE_SECONDS}, stale-if-error=${STALE_SECONDS}`
     )
     const html = await first.text()
     const calls = backend.calls.length
@@ -89,7 +91,7 @@ describe('GET pages through the page cache', () => {
     expect(miss.headers.get('X-Page-Cache')).toBe('miss')
     expect(miss.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
     expect(miss.headers.get('Cloudflare-CDN-Cache-Control')).toBe(
-      'public, max-age=60, stale-while-revalidate=600'
+      `public, max-age=60, stale-while-revalidate=${STALE_SECONDS}, stale-if-error=${STALE_SECONDS}`
     )
     const calls = backend.calls.length
 
@@ -399,6 +401,13 @@ describe('pageCache() with an injected clock', () => {
   /** Stores the one payload every page of this app is rendered from, as the scheduled refresh would. */
   async function setPayload(hash: string, storedAt = clock) {
     await env.CONTENT_CACHE.put(payloadKey(), JSON.stringify({ storedAt, hash, payload: {} }))
+    // As every writer of an entry does (src/content/payload-store.ts).
+    await writePayloadHashes(
+      env.CONTENT_CACHE,
+      payloadHashesKey(bindings),
+      new Map([[payloadKey(), hash]]),
+      () => clock
+    )
   }
 
   const app = new Hono<AppEnv>()

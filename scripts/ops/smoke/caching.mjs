@@ -3,7 +3,7 @@
  * Caching as a visitor meets it: a page's second request is served by the cache in front of the
  * worker, which answers decision 0017's open question (does Workers Cache honour
  * `Cloudflare-CDN-Cache-Control`? Pages tell browsers `max-age=0, must-revalidate` and the edge
- * `max-age=PAGE_CACHE_TTL, stale-while-revalidate=600` there); a matching `If-None-Match` gets 304;
+ * `max-age=PAGE_CACHE_TTL, stale-while-revalidate=604800, stale-if-error=604800` there); a matching `If-None-Match` gets 304;
  * a page image's rendition comes back as AVIF to a browser that accepts it, and from a cache the
  * second time. The image address is the one the page's HTML gives, whatever its form.
  */

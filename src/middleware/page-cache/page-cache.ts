@@ -3,27 +3,35 @@
  *
  * Every page (GET or HEAD of a page path: the navbar's pages and the projects', 200 HTML) gets `Cache-Control` for browsers (revalidate
  * every time) and `Cloudflare-CDN-Cache-Control` for the edge (fresh for PAGE_CACHE_TTL, then
- * stale-while-revalidate; ./cache-headers.ts), a weak `ETag` made
+ * stale for days while it revalidates; ./cache-headers.ts), a weak `ETag` made
  * of the payload hashes the page was rendered from, `Cache-Tag` naming the page and those payloads,
  * and `Vary: Accept-Encoding`. A matching If-None-Match is answered 304. In production Workers
- * Cache stores pages by these headers and the refresh purges them by tag (purge.ts).
+ * Cache stores pages by these headers and the refresh purges them by tag (purge.ts). A 404 or a
+ * redirect gets the same two headers and its own Cache-Tag, so that no purge misses it.
  *
  * The in-worker layer (Cache API, plus each isolate's recent pages in memory) is the page cache
  * where Workers Cache is absent (`wrangler dev`, tests) and a second chance behind it. A stored page
- * is served only while every payload it was rendered from still has the same hash in KV, so it never
+ * is served only while every payload it was rendered from still has the same hash in KV (the
+ * payload hashes key, read beside the Cache API: one round trip), so it never
  * outlives a content change; and not once a payload has aged past CONTENT_TTL where requests do the
  * refreshing (no scheduled refresh), so that the render that follows starts the refresh.
- * Decisions and numbers: docs/decisions/0002-page-cache.md, 0004-content-freshness.md.
+ * Decisions and numbers: docs/decisions/0002-page-cache.md, 0004-content-freshness.md,
+ * 0027-edge-copies-outlive-a-quiet-night.md.
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { payloadsReadBy } from '../../content'
 import { contentTtlSeconds } from '../../content/cache'
+import {
+  payloadHashesKey,
+  readPayloadHashes,
+  type PayloadHashes,
+} from '../../content/payload-hashes'
 import { currentStamp } from '../../content/payload-store'
 import { scheduledRefreshIsRunning } from '../../content/refresh'
 import type { AppEnv } from '../../env'
 import { requestedBypass, withoutPayloadCache } from './bench-bypass'
-import { pageCacheHeaders, STALE_SECONDS } from './cache-headers'
+import { pageCacheHeaders, STALE_SECONDS, type PageCacheHeaders } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
   answerFromStore,
@@ -68,9 +76,13 @@ export function pageCache(options: PageCacheOptions = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method
     if (method !== 'GET' && method !== 'HEAD') return next()
-    if (options.isPage && !options.isPage(c.var.pageKey)) return next()
     const fresh = freshSeconds(c.env.PAGE_CACHE_TTL)
     const cacheHeaders = fresh > 0 ? pageCacheHeaders(fresh) : null
+    if (options.isPage && !options.isPage(c.var.pageKey)) {
+      await next()
+      if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
+      return
+    }
     const key = pageCacheKey(c.req.url, c.env, options.queryParams)
 
     const bypass = fresh > 0 ? requestedBypass(c) : null
@@ -91,12 +103,11 @@ export function pageCache(options: PageCacheOptions = {}) {
     // HEAD runs the GET route (Hono drops the body afterwards): it gets the same headers, and the
     // page it rendered is stored all the same.
     await next()
-    if (!isCacheable(c.res)) return
-    const payloads = [...payloadsReadBy(c)].map(([tag, read]) => ({
-      key: read.key,
-      tag,
-      hash: read.hash,
-    }))
+    if (!isCacheable(c.res)) {
+      if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
+      return
+    }
+    const payloads = payloadsOf(c)
     const provisional = c.get('provisional') === true
     // A provisional page has an ETag of its own, so that revalidating it fetches the complete one.
     const etag = provisional
@@ -145,35 +156,81 @@ export function pageCache(options: PageCacheOptions = {}) {
   /**
    * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
    * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
+   * The payload hashes, the heartbeat and the Cache API are read side by side: one storage round
+   * trip before the first byte where the scheduled refresh runs. The route reads the same hashes
+   * on a miss (`c.var.payloadHashes`), to load the payloads KV does not have from the backend at once.
    */
   async function findValidPage(
     c: Context<AppEnv>,
     cache: Cache,
     key: string
   ): Promise<StoredPage | null> {
+    const kv = c.env.CONTENT_CACHE
+    const hashes = readPayloadHashes(kv, payloadHashesKey(c.env), now).catch(
+      (error: unknown): undefined => {
+        console.warn(`page cache: payload hashes not read: ${String(error)}`)
+        return undefined
+      }
+    )
+    c.set('payloadHashes', hashes)
     const recent = recallPage(key)
-    if (recent && (await isCurrent(c, recent))) return recent
-    const shared = await readStored(cache, key).catch((error: unknown) => {
-      console.warn(`page cache: read ${key} failed: ${String(error)}`)
-      return null
-    })
-    if (!shared || (recent && recent.storedAt >= shared.storedAt) || !(await isCurrent(c, shared)))
-      return null
-    rememberPage(key, shared)
-    return shared
+    const [known, refreshed, shared] = await Promise.all([
+      hashes,
+      scheduledRefreshIsRunning(kv, now),
+      recent
+        ? null
+        : readStored(cache, key).catch((error: unknown) => {
+            console.warn(`page cache: read ${key} failed: ${String(error)}`)
+            return null
+          }),
+    ])
+    const page = recent ?? shared
+    if (!page || !(await isCurrent(c, page, known, refreshed))) return null
+    if (!recent) rememberPage(key, page)
+    return page
   }
 
-  async function isCurrent(c: Context<AppEnv>, page: StoredPage): Promise<boolean> {
+  async function isCurrent(
+    c: Context<AppEnv>,
+    page: StoredPage,
+    hashes: PayloadHashes | null | undefined,
+    refreshed: boolean
+  ): Promise<boolean> {
     if (page.expiresAt !== undefined && now() >= page.expiresAt) return false
+    // The scheduled refresh keeps payloads fresh: a page is current while the hashes list its payloads'.
+    if (refreshed)
+      return !!hashes && page.payloads.every(({ key, hash }) => hashes.get(key) === hash)
+    // Requests refresh payloads (no scheduled refresh, as under wrangler dev): each entry's own
+    // stamp, so that a payload aged past CONTENT_TTL is rendered, which starts its refresh.
     const stamps = await Promise.all(
       page.payloads.map(({ key }) => currentStamp(c.env.CONTENT_CACHE, key, STAMP_MEMO_MS, now))
     )
     if (stamps.some((stamp, index) => stamp?.hash !== page.payloads[index]!.hash)) return false
     const ttlMs = contentTtlSeconds(c.env) * 1000
-    if (stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)) return true
-    // A payload is due: where requests refresh payloads, render so that the refresh starts.
-    return scheduledRefreshIsRunning(c.env.CONTENT_CACHE, now)
+    return stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)
   }
+}
+
+/** The payloads this request's answer was built from, as stored with a page. */
+function payloadsOf(c: Context<AppEnv>): PagePayload[] {
+  return [...payloadsReadBy(c)].map(([tag, read]) => ({ key: read.key, tag, hash: read.hash }))
+}
+
+/** Answers the edge may keep besides pages: a page that does not exist, and the redirects of old addresses. */
+const KEPT_STATUSES = new Set([301, 302, 307, 308, 404])
+
+/**
+ * Gives a 404 or a redirect for a GET its own lifetime and tags, as a page has: without them
+ * Workers Cache would keep it by heuristic and no purge would reach it
+ * (docs/decisions/0027-edge-copies-outlive-a-quiet-night.md). Its tags are its address and the
+ * payloads that decided it (a project's address: the enterprises payload). An answer that says
+ * how to cache it already keeps its own header.
+ */
+function markKeptAnswer(c: Context<AppEnv>, cacheHeaders: PageCacheHeaders) {
+  if (!KEPT_STATUSES.has(c.res.status) || c.res.headers.has('Cache-Control')) return
+  if (c.res.headers.has('Set-Cookie')) return
+  for (const [name, value] of Object.entries(cacheHeaders)) c.header(name, value)
+  c.header('Cache-Tag', cacheTags(new URL(c.req.url).pathname, payloadsOf(c)))
 }
 
 /** The page's own tag and its payloads' tags, for Cache-Tag (comma-separated). */

@@ -1,0 +1,133 @@
+/**
+ * How many storage and backend round trips a visit waits for before its first byte, at each cold
+ * level it can meet (issue 39; docs/decisions/0027-edge-copies-outlive-a-quiet-night.md). Every KV,
+ * Cache API and backend call is held and released in waves (tests/support/io-chain.ts): the count
+ * of waves is the chain of sequential round trips, whatever the machine's speed. The scheduled
+ * refresh runs (its heartbeat is fresh), as in production.
+ */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { forgetPayloadHashes } from '../../src/content/payload-hashes'
+import { forgetKnownStamps } from '../../src/content/payload-store'
+import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
+import type { Bindings } from '../../src/env'
+import worker from '../../src/index'
+import { forgetSettledPlaceholders } from '../../src/images/placeholders'
+import { forgetRecentPages } from '../../src/middleware/page-cache'
+import { ioChain } from '../support/io-chain'
+import { fakeBackend } from './support/fake-backend'
+import { fetchPage } from './support/worker'
+
+let backend: ReturnType<typeof fakeBackend> | undefined
+beforeEach(async () => {
+  await env.CONTENT_CACHE.put(HEARTBEAT_KEY, String(Date.now()))
+})
+afterEach(() => {
+  backend?.restore()
+  vi.restoreAllMocks()
+})
+
+/** What a new isolate knows: nothing of earlier requests. */
+function newIsolate() {
+  forgetRecentPages()
+  forgetKnownStamps()
+  forgetPayloadHashes()
+  forgetHeartbeat()
+  forgetSettledPlaceholders()
+}
+
+/** One visit with every KV, Cache API and backend call gated; its waves and calls. */
+async function measuredVisit(path: string, bindings: Bindings) {
+  const chain = ioChain()
+  chain.cache(caches.default)
+  chain.fetch()
+  const gated = { ...bindings, CONTENT_CACHE: chain.kv(bindings.CONTENT_CACHE) }
+  const ctx = createExecutionContext()
+  const { response, depth, waves } = await chain.measure(() =>
+    worker.fetch(new Request(new URL(path, 'http://localhost')), gated, ctx)
+  )
+  await response.text()
+  await waitOnExecutionContext(ctx)
+  vi.restoreAllMocks()
+  return { status: response.status, page: response.headers.get('X-Page-Cache'), depth, waves }
+}
+
+const PAYLOAD_READ = /^kv get payload:v2:/
+const BACKEND_CALL = /^backend /
+
+describe('round trips before the first byte', () => {
+  it('a page in the Cache API, in a new isolate: one round trip (Cache API, payload hashes and heartbeat side by side), no backend call', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/about', bindings)
+    newIsolate()
+    const visit = await measuredVisit('/en/about', bindings)
+    expect(visit).toMatchObject({ status: 200, page: 'hit', depth: 1 })
+    expect(visit.waves[0]).toEqual(
+      expect.arrayContaining([
+        'cache match',
+        expect.stringMatching(/^kv get payload-hashes:/),
+        `kv get ${HEARTBEAT_KEY}`,
+      ])
+    )
+    expect(visit.waves.flat().filter((call) => BACKEND_CALL.test(call))).toEqual([])
+  })
+
+  it("a page in this isolate's memory: at most the payload hashes, one round trip, and no Cache API read", async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/contact-us', bindings)
+    const visit = await measuredVisit('/en/contact-us', bindings)
+    expect(visit).toMatchObject({ status: 200, page: 'hit' })
+    expect(visit.depth).toBeLessThanOrEqual(1)
+    expect(visit.waves.flat()).not.toContain('cache match')
+  })
+
+  it('a page missing from the Cache API with its payloads in KV: every payload read side by side, after one round trip', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/about', backend.env({ PAGE_CACHE_TTL: '0' }))
+    const calls = backend.calls.length
+    newIsolate()
+    const visit = await measuredVisit('/en/about', bindings)
+    expect(visit).toMatchObject({ status: 200, page: 'miss' })
+    expect(visit.waves[0]).toEqual(
+      expect.arrayContaining(['cache match', expect.stringMatching(/^kv get payload-hashes:/)])
+    )
+    const payloadReads = visit.waves.map((wave) => wave.filter((call) => PAYLOAD_READ.test(call)))
+    expect(payloadReads.map((reads) => reads.length)).toEqual([
+      0,
+      4,
+      ...payloadReads.slice(2).map(() => 0),
+    ])
+    expect(backend.calls).toHaveLength(calls)
+    // Then the page's image placeholders, read from KV once its payloads say which images it shows.
+    expect(visit.depth).toBe(3)
+    expect(visit.waves[2]).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^kv get \[\d+ keys\]$/)])
+    )
+  })
+
+  it('a full miss: every payload from the backend side by side, without a KV read first', async () => {
+    backend = fakeBackend()
+    newIsolate()
+    const visit = await measuredVisit('/en/about', backend.env())
+    expect(visit).toMatchObject({ status: 200, page: 'miss' })
+    const backendCalls = visit.waves.map((wave) => wave.filter((call) => BACKEND_CALL.test(call)))
+    expect(backendCalls.map((wave) => wave.length)).toEqual([
+      0,
+      4,
+      ...backendCalls.slice(2).map(() => 0),
+    ])
+    // No KV read of a payload before the backend's answers (the hashes say KV has none); the
+    // entries are written behind them, while the page renders.
+    const beforeBackend = visit.waves.slice(0, 2).flat()
+    expect(beforeBackend.filter((call) => PAYLOAD_READ.test(call))).toEqual([])
+    // Then the page's image placeholders, read from KV as on any render.
+    expect(visit.depth).toBe(3)
+    expect(visit.waves[2]).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^kv get \[\d+ keys\]$/)])
+    )
+  })
+})
