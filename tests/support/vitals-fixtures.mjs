@@ -9,6 +9,7 @@
  * few tablet readings for a verdict; and pages and messages a hostile beacon could write.
  */
 import { THRESHOLDS } from '../../scripts/lib/vitals/report.mjs'
+import { seededRandom } from './seeded-random.mjs'
 
 export const VERSIONS = {
   previous: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
@@ -28,17 +29,6 @@ const RANGES = {
 }
 RANGES['poor-lcp'] = { ...RANGES.good, LCP: [2000, 9000] }
 
-function random(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function ratingOf(metric, value) {
   const { good, poor } = THRESHOLDS[metric]
   return value <= good ? 'good' : value > poor ? 'poor' : 'needs-improvement'
@@ -47,7 +37,7 @@ function ratingOf(metric, value) {
 export function fixtureRows(name = 'good', now = new Date()) {
   const ranges = RANGES[name]
   if (!ranges) throw new Error(`unknown fixture ${name}: good or poor-lcp`)
-  const next = random(40)
+  const next = seededRandom(40)
   const pick = (list) => list[Math.floor(next() * list.length)]
   const ago = (days) => new Date(now.getTime() - days * 86_400_000)
   const rows = []

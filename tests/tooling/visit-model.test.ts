@@ -15,28 +15,8 @@ import {
   SECONDS_PER_DAY,
   timeToFirstByte,
 } from '../../scripts/bench/cold/visit-model.mjs'
-
-/** mulberry32: a small seeded generator, so the simulation gives the same figures every run. */
-function random(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-type Site = {
-  visitsPerDay: number
-  pages: number
-  freshS: number
-  staleS: number
-  cacheApiS: number
-  isolateIdleS: number
-  kvCacheTtlS: number
-}
+import type { SiteLifetimes } from '../../scripts/bench/cold/visit-model.mjs'
+import { seededRandom } from '../support/seeded-random.mjs'
 
 /**
  * Visits one by one, as the platform meets them: the edge copy of a page is stored or renewed by
@@ -44,8 +24,8 @@ type Site = {
  * only by a render (a Cache API miss) and kept `cacheApiS`; the isolate lives `isolateIdleS` after
  * the last visit; KV's copy is hot within cacheTtl of the last read at the location.
  */
-function simulate(site: Site, visits: number, seed: number) {
-  const next = random(seed)
+function simulate(site: SiteLifetimes, visits: number, seed: number) {
+  const next = seededRandom(seed)
   const rate = site.visitsPerDay / SECONDS_PER_DAY
   const edgeAt = new Array<number>(site.pages).fill(-Infinity)
   const cacheAt = new Array<number>(site.pages).fill(-Infinity)
@@ -85,7 +65,7 @@ function simulate(site: Site, visits: number, seed: number) {
 }
 
 describe('the share of visits meeting each cold level', () => {
-  const sites: [string, Site][] = [
+  const sites: [string, SiteLifetimes][] = [
     [
       "the site's lifetimes, a few hundred visits a day",
       {
@@ -193,7 +173,7 @@ describe('the percentiles of a mixture of levels', () => {
       { value: 310, weight: 0.15 },
       { value: 900, weight: 0.03 },
     ]
-    const next = random(7)
+    const next = seededRandom(7)
     const draws = Array.from({ length: 200_000 }, () => {
       let left = next()
       for (const outcome of outcomes) {
