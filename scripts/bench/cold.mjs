@@ -167,11 +167,15 @@ async function measureLevels(backend, secret) {
     await withSite(start, async (site, profiler) => {
       levels.f.push(await visit(site, profiler, `f-${run}`))
       await untilComplete(site)
-      await sleep(1_100)
+      // In production the Cron Trigger's heartbeat is always recent (src/content/refresh.ts): write
+      // it as a scheduled run does, then outlive what this isolate remembers of its absence.
+      await runScheduled(site)
+      await sleep(HEARTBEAT_MEMO_MS)
       levels.c.push(await visit(site, profiler, `c-${run}`))
     })
     await withSite(start, async (site, profiler) => {
       levels.d.push(await visit(site, profiler, `d-${run}`))
+      await runScheduled(site)
     })
     rmSync(path.join(STATE, 'v3/cache'), { recursive: true, force: true })
     await withSite(start, async (site, profiler) => {
@@ -180,6 +184,19 @@ async function measureLevels(backend, secret) {
     })
   }
   return { levels, ...extras, page: PAGE }
+}
+
+/**
+ * What an isolate remembers of the scheduled refresh's heartbeat, plus a second
+ * (HEARTBEAT_MEMO_MS in src/content/refresh.ts).
+ */
+const HEARTBEAT_MEMO_MS = 31_000
+
+/** One scheduled run now, as the Cron Trigger makes every minute in production: it writes the heartbeat. */
+async function runScheduled(site) {
+  const response = await fetch(`${site.origin}/cdn-cgi/local/scheduled?time=${Date.now()}`)
+  if (!response.ok) throw new Error(`the scheduled run answered ${response.status}`)
+  await response.arrayBuffer()
 }
 
 /** Starts the site, opens the profiler, runs `work`, stops both. */
