@@ -25,7 +25,6 @@ import {
 import type { OutboxMessage } from '../../src/contact/outbox-message'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
-import { signPublishCall } from '../../src/routes/publish-signature'
 import {
   newClient,
   postForm,
@@ -39,6 +38,7 @@ import {
 import { fakeBackend, json, text } from './support/fake-backend'
 import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
 import { fetchPage } from './support/worker'
+import { signedNow } from './support/signed-call'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 let sentry: ReturnType<typeof fakeSentry> | undefined
@@ -540,8 +540,7 @@ describe('resending dead letters (POST /api/contact/resend)', () => {
       'Content-Type': 'application/json',
       'CF-Connecting-IP': newClient(),
     }
-    if (sign)
-      Object.assign(headers, await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000)))
+    if (sign) Object.assign(headers, await signedNow(SECRET, body))
     return fetchPage('/api/contact/resend', bindings, { method: 'POST', headers, body })
   }
 

@@ -20,11 +20,11 @@ import {
   warmRenditions,
   WARM_ACCEPT,
 } from '../../src/images/warm-renditions'
-import { signPublishCall } from '../../src/routes/publish-signature'
 import { json, samplePayloads } from './support/fake-backend'
 import { contextWithWorkersCache } from './support/freshness'
 import { ACCEPT, decodeBase64, fakeCms, fetchImage, imageInfo, serveBytes } from './support/images'
 import { fetchPage } from './support/worker'
+import { signedNow } from './support/signed-call'
 
 const SECRET = 'warm-test-secret'
 /** A busy 2-core machine transforms locally, in seconds each: generous deadlines. */
@@ -91,7 +91,7 @@ async function publish(bindings: Bindings, payloads: string[]) {
       headers: {
         'Content-Type': 'application/json',
         'CF-Connecting-IP': `2001:db8:29::${++clients}`,
-        ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))),
+        ...(await signedNow(SECRET, body)),
       },
       body,
     }),

@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import seed from '../../content-service/seed/enterprises.json'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
-import { signPublishCall } from '../../src/routes/publish-signature'
 import { LANGUAGES, localizePath, type Lng } from '../../src/shared/languages'
 import { getT } from '../../src/shared/i18n'
 import { PROJECT_KEYS } from '../support/page-addresses'
@@ -20,6 +19,7 @@ import { contextWithWorkersCache } from './support/freshness'
 import { ACCEPT, fetchImage, imageInfo } from './support/images'
 import { imageSource, select, selectOne } from './support/views'
 import { fetchPage } from './support/worker'
+import { signedNow } from './support/signed-call'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -380,7 +380,7 @@ describe('project pages in the sitemap, the page cache and the purge', () => {
       headers: {
         'Content-Type': 'application/json',
         'CF-Connecting-IP': '2001:db8:31::1',
-        ...(await signPublishCall('secret', body, Math.floor(Date.now() / 1000))),
+        ...(await signedNow('secret', body)),
       },
       body,
     })

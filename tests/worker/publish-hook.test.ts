@@ -11,6 +11,7 @@ import { signPublishCall } from '../../src/routes/publish-signature'
 import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
 import { contextWithWorkersCache, recordingKv } from './support/freshness'
 import { fetchPage } from './support/worker'
+import { signedNow } from './support/signed-call'
 
 const SECRET = 'publish-test-secret'
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -33,11 +34,13 @@ async function publish(bindings: Bindings, body: string, options: CallOptions = 
   const signed =
     options.sign === false
       ? {}
-      : await signPublishCall(
-          options.sign?.secret ?? SECRET,
-          body,
-          Math.floor((options.sign?.at ?? Date.now()) / 1000)
-        )
+      : options.sign?.at === undefined
+        ? await signedNow(options.sign?.secret ?? SECRET, body)
+        : await signPublishCall(
+            options.sign?.secret ?? SECRET,
+            body,
+            Math.floor(options.sign.at / 1000)
+          )
   const { ctx, tags } = contextWithWorkersCache()
   const request = new Request('http://localhost/api/publish', {
     method: 'POST',
@@ -218,7 +221,7 @@ describe('POST /api/publish', () => {
   it('answers 401 to a replayed call and touches nothing', async () => {
     const { bindings } = await setup()
     const body = JSON.stringify({ payloads: ['navbar-data'] })
-    const headers = await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))
+    const headers = await signedNow(SECRET, body)
     expect((await publish(bindings, body, { sign: false, headers })).status).toBe(200)
     const calls = backend!.calls.length
     const replay = await publish(bindings, body, { sign: false, headers })

@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { REPURGE_DELAY_SECONDS } from '../../src/content/repurge'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
-import { signPublishCall } from '../../src/routes/publish-signature'
 import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
 import { contextWithWorkersCache } from './support/freshness'
 import { fetchPage } from './support/worker'
+import { signedNow } from './support/signed-call'
 
 const SECRET = 'repurge-test-secret'
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -45,7 +45,7 @@ describe('the delayed second purge', () => {
       headers: {
         'Content-Type': 'application/json',
         'CF-Connecting-IP': '2001:db8:9::1',
-        ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))),
+        ...(await signedNow(SECRET, body)),
       },
       body,
     })
@@ -73,7 +73,7 @@ describe('the delayed second purge', () => {
       headers: {
         'Content-Type': 'application/json',
         'CF-Connecting-IP': '2001:db8:9::2',
-        ...(await signPublishCall(SECRET, body, Math.floor(Date.now() / 1000))),
+        ...(await signedNow(SECRET, body)),
       },
       body,
     })
