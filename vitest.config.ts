@@ -48,7 +48,7 @@ import {
 import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
 import { bombPng } from './tests/setup/bomb-png.mjs'
 import { headerFixtures } from './tests/setup/header-fixtures.mjs'
-import { formatSamples } from './tests/setup/format-samples.mjs'
+import { formatSamples, smallPhoto } from './tests/setup/format-samples.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
@@ -83,6 +83,7 @@ const testImages = {
         bytes.toString('base64'),
       ])
     ),
+    smallJpeg: (await smallPhoto()).toString('base64'),
   },
   TEST_HEADER_FIXTURES: await headerFixtures(),
 }

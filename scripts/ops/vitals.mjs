@@ -12,9 +12,11 @@
  * report could not be made (bad option, missing credentials, an API error), with the reason.
  * The runbook: docs/operations.md, "Field vitals".
  */
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { parse as parseToml } from 'smol-toml'
 import { checkFailures, formatReport, formatValue, gatherReport } from '../lib/vitals/report.mjs'
 import { countryCode, dayCount, QueryRefused } from '../lib/vitals/sql.mjs'
 import { DEFAULT_API_BASE_URL, runQuery, SqlApiError } from '../lib/vitals/sql-api.mjs'
@@ -61,16 +63,20 @@ function options() {
   }
 }
 
-/** The VITALS dataset's name in the environment's wrangler.toml section. */
-async function datasetOf(env) {
-  // Imported here, not above: wrangler takes seconds to load, which a refused option need not wait.
-  const { unstable_readConfig } = await import('wrangler')
-  const config = unstable_readConfig(
-    { config: path.join(ROOT, 'wrangler.toml'), env },
-    { hideWarnings: true }
-  )
-  const binding = config.analytics_engine_datasets?.find((entry) => entry.binding === 'VITALS')
-  if (!binding?.dataset) throw new UsageError(`wrangler.toml [env.${env}] binds no VITALS dataset`)
+/**
+ * The VITALS dataset's name in the environment's wrangler.toml section. Bindings are not inherited
+ * by environments (scripts/ops/check-deploy.mjs proves each environment declares its own), so the
+ * section's own `analytics_engine_datasets` is the whole answer: read as TOML, in milliseconds,
+ * where loading wrangler to resolve the config takes seconds.
+ */
+function datasetOf(env) {
+  const config = parseToml(readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8'))
+  const datasets = config.env?.[env]?.analytics_engine_datasets
+  const binding = Array.isArray(datasets)
+    ? datasets.find((entry) => entry?.binding === 'VITALS')
+    : undefined
+  if (typeof binding?.dataset !== 'string' || !binding.dataset)
+    throw new UsageError(`wrangler.toml [env.${env}] binds no VITALS dataset`)
   return binding.dataset
 }
 
@@ -93,7 +99,7 @@ function credentials() {
 
 async function main() {
   const { env, days, country, json, check } = options()
-  const dataset = await datasetOf(env)
+  const dataset = datasetOf(env)
   const api = credentials()
   const report = await gatherReport((sql) => runQuery(sql, api), { dataset, days, country })
   const failures = checkFailures(report)

@@ -22,6 +22,8 @@ declare global {
         overLimitPng: string
         /** Base64 of a 480×360 image per format (tests/setup/format-samples.mjs). */
         samples: Record<'jpeg' | 'png' | 'gif' | 'webp' | 'avif', string>
+        /** Base64 of a 96×72 JPEG that transforms in milliseconds (tests/setup/format-samples.mjs). */
+        smallJpeg: string
       }
       /**
        * Site project only: base64 files in every format the header readers know, and a bomb of each

@@ -27,3 +27,25 @@ export async function formatSamples() {
     avif: await image().avif({ quality: 50 }).toBuffer(),
   }
 }
+
+/**
+ * A 96×72 JPEG of smooth gradients: a photo for tests that count transforms rather than read
+ * pixels (tests/worker/image-warm.test.ts), which every encoder turns out in milliseconds where
+ * the noisy samples above take seconds each on a busy machine.
+ * @returns {Promise<Buffer>}
+ */
+export async function smallPhoto() {
+  const width = 96
+  const height = 72
+  const pixels = Buffer.alloc(width * height * 3)
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 3
+      pixels[at] = Math.round((x / width) * 255)
+      pixels[at + 1] = Math.round((y / height) * 255)
+      pixels[at + 2] = 128
+    }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer()
+}

@@ -29,7 +29,8 @@ import { signedNow } from './support/signed-call'
 const SECRET = 'warm-test-secret'
 /** A busy 2-core machine transforms locally, in seconds each: generous deadlines. */
 const SLOW = { timeout: 600_000 }
-const photo = decodeBase64(env.TEST_IMAGES.samples.jpeg)
+/** A small photo: these tests count transforms, and need not wait seconds for each. */
+const photo = decodeBase64(env.TEST_IMAGES.smallJpeg)
 let clients = 0
 
 /** Width of a placeholder (src/images/placeholders.ts): those transforms are not renditions. */
