@@ -56,6 +56,11 @@ export type AppEnv = {
      * (src/images/page-placeholders.ts): caches keep it only briefly (src/middleware/page-cache).
      */
     provisional?: boolean
+    /**
+     * The read of the placeholder index, started as the page's render starts, beside its payloads
+     * (src/images/page-placeholders.ts).
+     */
+    placeholderIndex?: Promise<void>
   }
 }
 

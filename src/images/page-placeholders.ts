@@ -1,15 +1,17 @@
 /**
- * A page's placeholders, read before it renders: the image sources of its parsed payloads (every
- * field that holds an image address, in every language, plus the bundled slot fallbacks), one KV
- * read for all of them, and the missing ones computed after the response.
+ * A page's placeholders: the image sources of its parsed payloads (every field that holds an image
+ * address, in every language, plus the bundled slot fallbacks), found in the placeholder index, which
+ * the render reads beside its payloads (`readPlaceholdersBeside`), and the missing ones read and
+ * computed after the response. Why: docs/decisions/0032-a-miss-waits-for-at-most-two-round-trips.md.
  */
 import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'
 import { imageSrc } from './image-source'
 import { SLOT_FALLBACKS } from './image-url'
 import {
-  computePlaceholders,
-  readPlaceholderStates,
+  readPlaceholderIndex,
+  rememberedPlaceholders,
+  settlePlaceholders,
   warmPlaceholders,
   type Placeholders,
 } from './placeholders'
@@ -56,20 +58,31 @@ function sourcesOf(payload: unknown): readonly string[] {
 }
 
 /**
- * The stored placeholders of the page's images. Those still pending are computed after the response,
- * and the page is marked provisional, so that no cache keeps it without them for long.
+ * Starts this request's read of the placeholder index (unless the isolate read it within the last
+ * minute), before the page's payloads are known: called as a page's render starts, so the read runs
+ * beside the payloads' KV reads or backend calls, not after them.
+ */
+export function readPlaceholdersBeside(c: Context<AppEnv>): void {
+  if (!c.get('placeholderIndex'))
+    c.set('placeholderIndex', readPlaceholderIndex(c.env.CONTENT_CACHE))
+}
+
+/**
+ * The placeholders of the page's images that the index holds. The others (a photo never previewed,
+ * an index that lacks one) are read from their own keys, computed when KV has none, and added to
+ * the index after the response; the page is marked provisional, so that no cache keeps it without
+ * them for long. No KV read waits after the payloads.
  */
 export async function placeholdersFor(
   c: Context<AppEnv>,
   payloads: readonly unknown[]
 ): Promise<Placeholders> {
-  const { previews, pending } = await readPlaceholderStates(
-    c.env.CONTENT_CACHE,
-    collectImageSources(payloads)
-  )
-  if (pending.length > 0) {
+  readPlaceholdersBeside(c)
+  await c.get('placeholderIndex')
+  const { previews, unknown } = rememberedPlaceholders(collectImageSources(payloads))
+  if (unknown.length > 0) {
     c.set('provisional', true)
-    c.executionCtx.waitUntil(computePlaceholders(c.env, pending))
+    c.executionCtx.waitUntil(settlePlaceholders(c.env, unknown))
   }
   return previews
 }

@@ -6,9 +6,13 @@
  * route's own allow-list, download and limits, so originals are fetched in one place), and kept in KV under `placeholder:v1:<source>`, one key per source, so a photo shared by three
  * languages and two pages is computed once, for every data centre.
  *
- * Pages read theirs in one KV call before rendering (`readPlaceholders`); the ones missing are
- * computed after the response (`computePlaceholders`, in waitUntil), so the next render has them.
- * `warmPlaceholders` does both for the scheduled payload refresh, right after payloads change.
+ * Every settled placeholder is copied into one more key, the index (`placeholder-index:v1`), which a
+ * render reads beside its payloads (`readPlaceholderIndex`), without knowing its images yet: so no
+ * render waits for a placeholder read after its payloads (docs/decisions/0032). The per-source keys
+ * stay the store; the index is a copy of them, rebuilt from them whenever it lacks one. A page's
+ * sources the index does not hold are read and computed after the response (`settlePlaceholders`,
+ * in waitUntil), so the next render has them. `warmPlaceholders` does the same for the scheduled
+ * payload refresh and the publish hook, right after payloads change.
  */
 import type { Bindings } from '../env'
 import { renderPreview, type PreviewEnv } from './preview'
@@ -42,21 +46,164 @@ const PREVIEW_PATTERN = /^data:image\/webp;base64,[A-Za-z0-9+/]+={0,2}$/
 // Plain data only: workerd forbids sharing one request's promises or streams with another.
 const inProgress = new Set<string>()
 const failedAt = new Map<string, number>()
-/** Settled sources this isolate read or wrote lately: their preview, or UNAVAILABLE. */
-const settled = new Map<string, { value: string; seenAt: number }>()
+/**
+ * Settled sources this isolate read or wrote lately: their preview, or UNAVAILABLE, and until when
+ * it holds (its key's expiry: known when it was written here or read from the index, else counted
+ * from when it was read).
+ */
+const settled = new Map<string, { value: string; seenAt: number; until: number }>()
 /** How long an isolate trusts a settled source without asking KV again (a preview lives 30 days). */
 const SETTLED_MEMO_MS = 60_000
 /** Far beyond the few dozen images of the site's pages: a bound, not a size anyone should reach. */
 const MAX_SETTLED = 2_000
 
-function remember(source: string, value: string, seenAt: number) {
+function remember(
+  source: string,
+  value: string,
+  seenAt: number,
+  until = seenAt + lifetimeOf(value)
+) {
   if (settled.size >= MAX_SETTLED && !settled.has(source)) settled.clear()
-  settled.set(source, { value, seenAt })
+  settled.set(source, { value, seenAt, until })
 }
 
 /** Forgets the settled sources this isolate remembers, as a new isolate starts (tests). */
 export function forgetSettledPlaceholders() {
   settled.clear()
+  indexReadAt = undefined
+}
+
+/**
+ * The KV key of the index: every settled source, its value (a preview or UNAVAILABLE) and when its
+ * own key expires, `{ [source]: { value, until } }`. One key for the whole site (a few dozen
+ * images, ~200 bytes each), for every backend and product: previews are per source, as their keys are.
+ */
+export const PLACEHOLDER_INDEX_KEY = 'placeholder-index:v1'
+/** Far beyond the site's images: the index stays one small read. The oldest go first. */
+const MAX_INDEX_ENTRIES = 1_000
+type IndexEntry = { value: string; until: number }
+
+/** When this isolate last read (or wrote) the index; within SETTLED_MEMO_MS it is not read again. */
+let indexReadAt: number | undefined
+
+/** How long a settled value is good for, from when it was settled: its own key's expiry. */
+function lifetimeOf(value: string): number {
+  return value === UNAVAILABLE ? RETRY_AFTER_MS : PREVIEW_TTL_SECONDS * 1000
+}
+
+function parseIndex(text: string | null): Map<string, IndexEntry> {
+  const entries = new Map<string, IndexEntry>()
+  if (text === null) return entries
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return entries
+    for (const [source, entry] of Object.entries(parsed as Record<string, unknown>)) {
+      const { value, until } = (entry ?? {}) as Partial<IndexEntry>
+      if (typeof value !== 'string' || typeof until !== 'number') continue
+      if (value !== UNAVAILABLE && !PREVIEW_PATTERN.test(value)) continue
+      entries.set(source, { value, until })
+    }
+  } catch {
+    // An unreadable index holds nothing: its sources are read from their own keys after the response.
+  }
+  return entries
+}
+
+/**
+ * Reads the index into what this isolate remembers, unless it did so in the last SETTLED_MEMO_MS:
+ * one KV read, which needs no payload, so a render starts it beside its payload reads
+ * (src/images/page-placeholders.ts). Never rejects: a failed read remembers nothing.
+ */
+export async function readPlaceholderIndex(
+  kv: KVNamespace,
+  now: () => number = Date.now
+): Promise<void> {
+  const at = now()
+  if (indexReadAt !== undefined && at - indexReadAt < SETTLED_MEMO_MS && at >= indexReadAt) return
+  let text: string | null
+  try {
+    text = await kv.get(PLACEHOLDER_INDEX_KEY, 'text')
+  } catch (error) {
+    console.warn(`placeholders: index not read: ${String(error)}`)
+    return
+  }
+  indexReadAt = at
+  for (const [source, { value, until }] of parseIndex(text)) {
+    const known = settled.get(source)
+    const recent = known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt
+    if (until > at && !recent) remember(source, value, at, until)
+  }
+}
+
+/**
+ * What this isolate remembers of `sources` without asking KV: the previews of those settled within
+ * SETTLED_MEMO_MS, and the storable sources it does not know (`unknown`).
+ */
+export function rememberedPlaceholders(
+  sources: readonly string[],
+  at: number = Date.now()
+): { previews: Map<string, string>; unknown: string[] } {
+  const previews = new Map<string, string>()
+  const unknown: string[] = []
+  for (const source of new Set(sources)) {
+    const known = settled.get(source)
+    if (known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt) {
+      if (known.value !== UNAVAILABLE) previews.set(source, known.value)
+    } else if (isStorable(source)) {
+      unknown.push(source)
+    }
+  }
+  return { previews, unknown }
+}
+
+/** This isolate's writes of the index, one after another. */
+let indexWrites: Promise<unknown> = Promise.resolve()
+
+/**
+ * Copies what this isolate settled of `sources` (read from their keys or computed) into the index:
+ * reads KV's index, adds them, drops expired entries, and writes it when something was added. KV has
+ * no compare-and-set: two writers at once can lose one's entries, which the next render that lacks
+ * them reads from their own keys and adds again. Never rejects.
+ */
+export function indexSettledPlaceholders(
+  kv: KVNamespace,
+  sources: readonly string[],
+  now: () => number = Date.now
+): Promise<void> {
+  const write = indexWrites.then(async () => {
+    const at = now()
+    const index = parseIndex(await kv.get(PLACEHOLDER_INDEX_KEY, 'text'))
+    let added = false
+    for (const source of new Set(sources)) {
+      const known = settled.get(source)
+      if (!known) continue
+      const until = known.until
+      const held = index.get(source)
+      if (held && held.value === known.value && held.until >= until) continue
+      index.delete(source)
+      index.set(source, { value: known.value, until })
+      added = true
+    }
+    if (!added) return
+    const kept = [...index].filter(([, entry]) => entry.until > at).slice(-MAX_INDEX_ENTRIES)
+    await kv.put(PLACEHOLDER_INDEX_KEY, JSON.stringify(Object.fromEntries(kept)))
+    indexReadAt = at
+  })
+  indexWrites = write.catch((error: unknown) =>
+    console.warn(`placeholders: index not written: ${String(error)}`)
+  )
+  return indexWrites as Promise<void>
+}
+
+/**
+ * After a render that lacked some of its placeholders: reads `sources` from their own keys,
+ * computes the ones KV does not have, and copies all of them into the index, so the next render
+ * (in any isolate) has them.
+ */
+export async function settlePlaceholders(env: PlaceholderEnv, sources: readonly string[]) {
+  const { pending } = await readPlaceholderStates(env.CONTENT_CACHE, sources)
+  await computePlaceholders(env, pending)
+  await indexSettledPlaceholders(env.CONTENT_CACHE, sources)
 }
 
 export function placeholderKey(source: string): string {
@@ -86,17 +233,8 @@ export async function readPlaceholderStates(
   sources: readonly string[],
   now: () => number = Date.now
 ): Promise<{ previews: Map<string, string>; pending: string[] }> {
-  const previews = new Map<string, string>()
-  const unknown: string[] = []
   const at = now()
-  for (const source of new Set(sources)) {
-    const known = settled.get(source)
-    if (known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt) {
-      if (known.value !== UNAVAILABLE) previews.set(source, known.value)
-    } else if (isStorable(source)) {
-      unknown.push(source)
-    }
-  }
+  const { previews, unknown } = rememberedPlaceholders(sources, at)
   if (unknown.length === 0) return { previews, pending: [] }
   const found = new Set<string>()
   try {
@@ -128,6 +266,7 @@ export async function warmPlaceholders(
 ): Promise<void> {
   const { pending } = await readPlaceholderStates(env.CONTENT_CACHE, sources)
   await computePlaceholders(env, pending, MAX_PER_WARM)
+  await indexSettledPlaceholders(env.CONTENT_CACHE, sources)
 }
 
 /**

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../content'
 import type { AppEnv } from '../env'
-import { placeholdersFor } from '../images/page-placeholders'
+import { placeholdersFor, readPlaceholdersBeside } from '../images/page-placeholders'
 import { localizer } from '../content/localize'
 import {
   findProject,
@@ -51,6 +51,14 @@ export const PAGE_PATTERNS: readonly string[] = [`${PROJECTS_PATH}/:project`]
 export function isPagePath(pageKey: string): boolean {
   return PAGE_PATHS.includes(pageKey) || isProjectPath(pageKey)
 }
+
+// A page's render starts its placeholder read beside its payloads' (docs/decisions/0032).
+pages.use('*', async (c, next) => {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+    if (isPagePath(c.var.pageKey)) readPlaceholdersBeside(c)
+  }
+  await next()
+})
 
 pages.get('/', async (c) => {
   const content = contentFor(c)

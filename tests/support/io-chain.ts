@@ -126,6 +126,8 @@ export function ioChain() {
       }
       const depth = wave
       open = true
+      // Calls still waiting run after the response: wave 0, as every later call.
+      wave = 0
       for (const release of waiting.splice(0)) release()
       const waves = Array.from({ length: depth }, (_, index) =>
         calls.filter((call) => call.wave === index + 1).map(({ kind, name }) => `${kind} ${name}`)

@@ -13,7 +13,7 @@ import { forgetKnownStamps } from '../../src/content/payload-store'
 import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
-import { forgetSettledPlaceholders } from '../../src/images/placeholders'
+import { forgetSettledPlaceholders, PLACEHOLDER_INDEX_KEY } from '../../src/images/placeholders'
 import { forgetRecentPages } from '../../src/middleware/page-cache'
 import { ioChain } from '../support/io-chain'
 import { fakeBackend } from './support/fake-backend'
@@ -47,14 +47,24 @@ async function measuredVisit(path: string, bindings: Bindings) {
   const { response, depth, waves } = await chain.measure(() =>
     worker.fetch(new Request(new URL(path, 'http://localhost')), gated, ctx)
   )
-  await response.text()
+  const html = await response.text()
   await waitOnExecutionContext(ctx)
   vi.restoreAllMocks()
-  return { status: response.status, page: response.headers.get('X-Page-Cache'), depth, waves }
+  return {
+    status: response.status,
+    page: response.headers.get('X-Page-Cache'),
+    provisional: (response.headers.get('ETag') ?? '').endsWith('.provisional"'),
+    html,
+    depth,
+    waves,
+  }
 }
 
 const PAYLOAD_READ = /^kv get payload:v2:/
 const BACKEND_CALL = /^backend /
+const PLACEHOLDER_INDEX_READ = `kv get ${PLACEHOLDER_INDEX_KEY}`
+/** A photo painted with its placeholder, as the markup carries it (tests/worker/image-markup.test.ts). */
+const PREVIEW = 'url(data:image/webp\\3b base64,'
 
 describe('round trips before the first byte', () => {
   it('a page in the Cache API, in a new isolate: one round trip (Cache API, payload hashes and heartbeat side by side), no backend call', async () => {
@@ -84,7 +94,7 @@ describe('round trips before the first byte', () => {
     expect(visit.waves.flat()).not.toContain('cache match')
   })
 
-  it('a page missing from the Cache API with its payloads in KV: every payload read side by side, after one round trip', async () => {
+  it('a page missing from the Cache API with its payloads in KV: every payload and the placeholder index read side by side, after one round trip', async () => {
     backend = fakeBackend()
     const bindings = backend.env()
     await fetchPage('/en/about', backend.env({ PAGE_CACHE_TTL: '0' }))
@@ -102,14 +112,13 @@ describe('round trips before the first byte', () => {
       ...payloadReads.slice(2).map(() => 0),
     ])
     expect(backend.calls).toHaveLength(calls)
-    // Then the page's image placeholders, read from KV once its payloads say which images it shows.
-    expect(visit.depth).toBe(3)
-    expect(visit.waves[2]).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^kv get \[\d+ keys\]$/)])
-    )
+    // The page's image placeholders, from the index read beside the payloads: nothing after them.
+    expect(visit.waves[1]).toContain(PLACEHOLDER_INDEX_READ)
+    expect(visit.depth).toBe(2)
+    expect(visit.provisional).toBe(false)
   })
 
-  it('a full miss: every payload from the backend side by side, without a KV read first', async () => {
+  it('a full miss: every payload from the backend side by side, without a KV read first, and the placeholder index beside them', async () => {
     backend = fakeBackend()
     newIsolate()
     const visit = await measuredVisit('/en/about', backend.env())
@@ -124,10 +133,26 @@ describe('round trips before the first byte', () => {
     // entries are written behind them, while the page renders.
     const beforeBackend = visit.waves.slice(0, 2).flat()
     expect(beforeBackend.filter((call) => PAYLOAD_READ.test(call))).toEqual([])
-    // Then the page's image placeholders, read from KV as on any render.
-    expect(visit.depth).toBe(3)
-    expect(visit.waves[2]).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^kv get \[\d+ keys\]$/)])
-    )
+    // The placeholders that earlier renders made, from the index read beside the backend calls: the
+    // page is complete, and nothing waits after the backend.
+    expect(visit.waves[1]).toContain(PLACEHOLDER_INDEX_READ)
+    expect(visit.depth).toBe(2)
+    expect(visit.provisional).toBe(false)
+  })
+
+  it('a first render of all (no payload, no placeholder anywhere): two round trips, provisional, and the next render is complete', async () => {
+    backend = fakeBackend()
+    await env.CONTENT_CACHE.delete(PLACEHOLDER_INDEX_KEY)
+    for (const { name } of (await env.CONTENT_CACHE.list({ prefix: 'placeholder:' })).keys)
+      await env.CONTENT_CACHE.delete(name)
+    newIsolate()
+    const first = await measuredVisit('/en/about', backend.env())
+    expect(first).toMatchObject({ status: 200, page: 'miss', depth: 2, provisional: true })
+    expect(first.html).not.toContain(PREVIEW)
+    // After the response, the placeholders were computed and indexed: a new isolate's render has them.
+    newIsolate()
+    const next = await measuredVisit('/en/about', backend.env({ PAGE_CACHE_TTL: '0' }))
+    expect(next).toMatchObject({ status: 200, provisional: false })
+    expect(next.html).toContain(PREVIEW)
   })
 })
