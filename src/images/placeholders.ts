@@ -70,7 +70,7 @@ function remember(
 /** Forgets the settled sources this isolate remembers, as a new isolate starts (tests). */
 export function forgetSettledPlaceholders() {
   settled.clear()
-  indexReadAt = undefined
+  indexReadAt = new WeakMap()
 }
 
 /**
@@ -83,8 +83,12 @@ export const PLACEHOLDER_INDEX_KEY = 'placeholder-index:v1'
 const MAX_INDEX_ENTRIES = 1_000
 type IndexEntry = { value: string; until: number }
 
-/** When this isolate last read (or wrote) the index; within SETTLED_MEMO_MS it is not read again. */
-let indexReadAt: number | undefined
+/**
+ * When this isolate last read (or wrote) the index through each KV binding; within SETTLED_MEMO_MS
+ * it is not read again. By binding, so that one that finds nothing (the bench's bypass) never
+ * stands for another.
+ */
+let indexReadAt = new WeakMap<KVNamespace, number>()
 
 /** How long a settled value is good for, from when it was settled: its own key's expiry. */
 function lifetimeOf(value: string): number {
@@ -119,7 +123,8 @@ export async function readPlaceholderIndex(
   now: () => number = Date.now
 ): Promise<void> {
   const at = now()
-  if (indexReadAt !== undefined && at - indexReadAt < SETTLED_MEMO_MS && at >= indexReadAt) return
+  const readAt = indexReadAt.get(kv)
+  if (readAt !== undefined && at - readAt < SETTLED_MEMO_MS && at >= readAt) return
   let text: string | null
   try {
     text = await kv.get(PLACEHOLDER_INDEX_KEY, 'text')
@@ -127,8 +132,13 @@ export async function readPlaceholderIndex(
     console.warn(`placeholders: index not read: ${String(error)}`)
     return
   }
-  indexReadAt = at
-  for (const [source, { value, until }] of parseIndex(text)) {
+  rememberIndex(kv, parseIndex(text), at)
+}
+
+/** Remembers the index's entries (those this isolate has not settled lately itself) as read at `at`. */
+function rememberIndex(kv: KVNamespace, index: ReadonlyMap<string, IndexEntry>, at: number) {
+  indexReadAt.set(kv, at)
+  for (const [source, { value, until }] of index) {
     const known = settled.get(source)
     const recent = known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt
     if (until > at && !recent) remember(source, value, at, until)
@@ -173,6 +183,7 @@ export function indexSettledPlaceholders(
   const write = indexWrites.then(async () => {
     const at = now()
     const index = parseIndex(await kv.get(PLACEHOLDER_INDEX_KEY, 'text'))
+    rememberIndex(kv, index, at)
     let added = false
     for (const source of new Set(sources)) {
       const known = settled.get(source)
@@ -187,7 +198,6 @@ export function indexSettledPlaceholders(
     if (!added) return
     const kept = [...index].filter(([, entry]) => entry.until > at).slice(-MAX_INDEX_ENTRIES)
     await kv.put(PLACEHOLDER_INDEX_KEY, JSON.stringify(Object.fromEntries(kept)))
-    indexReadAt = at
   })
   indexWrites = write.catch((error: unknown) =>
     console.warn(`placeholders: index not written: ${String(error)}`)

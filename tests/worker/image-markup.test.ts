@@ -12,6 +12,7 @@ import { IMAGE_WIDTHS } from '../../src/images/image-url'
 import { pageImageUrl } from './support/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
 import {
+  forgetSettledPlaceholders,
   PLACEHOLDER_INDEX_KEY,
   placeholderKey,
   readPlaceholderStates,
@@ -318,5 +319,55 @@ describe('placeholders', () => {
       'red;background:url(https://evil.example/x)'
     )
     expect((await readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(false)
+  })
+
+  it("rebuilds a lost index from the placeholders' own keys after the response, and a new isolate's render then has them all", async () => {
+    await fetchPage('/en/about', uncached)
+    await fetchPage('/en/about', uncached)
+    await env.CONTENT_CACHE.delete(PLACEHOLDER_INDEX_KEY)
+    forgetSettledPlaceholders()
+    const lacking = await fetchPage('/en/about', uncached)
+    expect(lacking.headers.get('ETag')).toMatch(/\.provisional"$/)
+    expect(await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)).not.toBeNull()
+    // A new isolate reads the index alone: no read of a placeholder's own key.
+    forgetSettledPlaceholders()
+    const get = vi.spyOn(env.CONTENT_CACHE, 'get')
+    const page = await fetchPage('/en/about', uncached)
+    const html = await page.text()
+    get.mockRestore()
+    expect(page.headers.get('ETag')).not.toMatch(/\.provisional"$/)
+    expect(html).toContain('url(data:image/webp\\3b base64,')
+    const ownKeyReads = get.mock.calls.filter(
+      ([keys]) => Array.isArray(keys) && keys.some((key) => String(key).startsWith('placeholder:'))
+    )
+    expect(ownKeyReads).toEqual([])
+  })
+
+  it('paints nothing from an index entry that is not a preview this module wrote, and renders through an unreadable index', async () => {
+    const source = '/images/banners/about-hero.jpg'
+    await fetchPage('/en/about', uncached)
+    await env.CONTENT_CACHE.put(
+      PLACEHOLDER_INDEX_KEY,
+      JSON.stringify({
+        [source]: { value: 'red;background:url(https://evil.example/x)', until: Date.now() + 1e9 },
+      })
+    )
+    forgetSettledPlaceholders()
+    const hostile = await fetchPage('/en/about', uncached)
+    const html = await hostile.text()
+    expect(hostile.status).toBe(200)
+    expect(html).not.toContain('evil.example')
+    // The entry was no preview, so the source counted as unknown: read from its own key and indexed.
+    const index = JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')
+    expect(index[source].value).toMatch(/^data:image\/webp;base64,/)
+
+    await env.CONTENT_CACHE.put(PLACEHOLDER_INDEX_KEY, '{not json')
+    forgetSettledPlaceholders()
+    const unreadable = await fetchPage('/en/about', uncached)
+    expect(unreadable.status).toBe(200)
+    expect(unreadable.headers.get('ETag')).toMatch(/\.provisional"$/)
+    expect(JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')).toHaveProperty(
+      [source]
+    )
   })
 })
