@@ -4,7 +4,7 @@
  *
  * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte
  *    (which KV reads, Cache API reads and backend calls ran one after another and which side by
- *    side) as a count of sequential round trips, which does not depend on the machine; the
+ *    side; a call still under way when the worker returned its response is not in it) as a count of sequential round trips, which does not depend on the machine; the
  *    operations the invocation made in all (background work included); and the worker's CPU for the
  *    request beside a minimal worker's (Hono and React's renderToReadableStream of one paragraph,
  *    scripts/bench/minimal-worker/) measured in the same run.
@@ -416,7 +416,7 @@ function printLevels(report, measured, floor) {
     '(a) and (b) are not measured: wrangler dev has no Workers Cache in front of the worker. Workers Cache answers a fresh copy, and a stale one within stale-while-revalidate while it revalidates, without running the worker first (https://developers.cloudflare.com/cache/concepts/cache-control/).'
   )
   report.text(
-    `Round trips: the steps of the chain of KV, Cache API, backend and other binding calls started before the worker returned its response; calls in one step ran side by side. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`
+    `Round trips: the steps of the chain of KV, Cache API, backend and other binding calls started and answered before the worker returned its response (a call still under way then, such as a payload's store behind a full miss, was not awaited by it); calls in one step ran side by side. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`
   )
   const line = (label, records) =>
     `${label}: ${

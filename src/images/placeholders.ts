@@ -48,23 +48,24 @@ const inProgress = new Set<string>()
 const failedAt = new Map<string, number>()
 /**
  * Settled sources this isolate read or wrote lately: their preview, or UNAVAILABLE, and until when
- * it holds (its key's expiry: known when it was written here or read from the index, else counted
- * from when it was read).
+ * it holds: its key's expiry, `exact` when this isolate wrote the key or read the index; for a value
+ * read from its own key (whose age KV does not say), counted from that read.
  */
-const settled = new Map<string, { value: string; seenAt: number; until: number }>()
+const settled = new Map<string, { value: string; seenAt: number; until: number; exact: boolean }>()
 /** How long an isolate trusts a settled source without asking KV again (a preview lives 30 days). */
 const SETTLED_MEMO_MS = 60_000
 /** Far beyond the few dozen images of the site's pages: a bound, not a size anyone should reach. */
 const MAX_SETTLED = 2_000
 
-function remember(
-  source: string,
-  value: string,
-  seenAt: number,
-  until = seenAt + lifetimeOf(value)
-) {
+/** Remembers a settled source; `until` when its key's expiry is known (written here, or indexed). */
+function remember(source: string, value: string, seenAt: number, until?: number) {
   if (settled.size >= MAX_SETTLED && !settled.has(source)) settled.clear()
-  settled.set(source, { value, seenAt, until })
+  settled.set(source, {
+    value,
+    seenAt,
+    until: until ?? seenAt + lifetimeOf(value),
+    exact: until !== undefined,
+  })
 }
 
 /** Forgets the settled sources this isolate remembers, as a new isolate starts (tests). */
@@ -190,7 +191,9 @@ export function indexSettledPlaceholders(
       if (!known) continue
       const until = known.until
       const held = index.get(source)
-      if (held && held.value === known.value && held.until >= until) continue
+      // A value read back from its own key never extends the index's entry of it: a photo replaced
+      // under the same address must still be redrawn once its key expires.
+      if (held && held.value === known.value && (!known.exact || held.until >= until)) continue
       index.delete(source)
       index.set(source, { value: known.value, until })
       added = true
@@ -306,7 +309,8 @@ export async function computePlaceholders(
         await env.CONTENT_CACHE.put(placeholderKey(source), preview, {
           expirationTtl: PREVIEW_TTL_SECONDS,
         })
-        remember(source, preview, Date.now())
+        const madeAt = Date.now()
+        remember(source, preview, madeAt, madeAt + lifetimeOf(preview))
         failedAt.delete(source)
       } catch (error) {
         failedAt.set(source, Date.now())
@@ -317,7 +321,8 @@ export async function computePlaceholders(
         await env.CONTENT_CACHE.put(placeholderKey(source), UNAVAILABLE, {
           expirationTtl: RETRY_AFTER_MS / 1000,
         }).catch(() => undefined)
-        remember(source, UNAVAILABLE, Date.now())
+        const markedAt = Date.now()
+        remember(source, UNAVAILABLE, markedAt, markedAt + lifetimeOf(UNAVAILABLE))
       } finally {
         inProgress.delete(source)
       }

@@ -13,6 +13,7 @@ import { pageImageUrl } from './support/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
 import {
   forgetSettledPlaceholders,
+  indexSettledPlaceholders,
   PLACEHOLDER_INDEX_KEY,
   placeholderKey,
   readPlaceholderStates,
@@ -341,6 +342,28 @@ describe('placeholders', () => {
       ([keys]) => Array.isArray(keys) && keys.some((key) => String(key).startsWith('placeholder:'))
     )
     expect(ownKeyReads).toEqual([])
+  })
+
+  it("never extends an index entry past its own key's expiry by reading the key back, so a photo replaced under the same address is redrawn", async () => {
+    const source = '/images/missions/quality.jpg'
+    const preview = 'data:image/webp;base64,AAAA'
+    const until = Date.now() + 5_000
+    await env.CONTENT_CACHE.put(placeholderKey(source), preview)
+    await env.CONTENT_CACHE.put(
+      PLACEHOLDER_INDEX_KEY,
+      JSON.stringify({ [source]: { value: preview, until } })
+    )
+    await readPlaceholderStates(env.CONTENT_CACHE, [source])
+    await indexSettledPlaceholders(env.CONTENT_CACHE, [source])
+    const index = JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')
+    expect(index[source]).toEqual({ value: preview, until })
+    // A preview computed anew is indexed with its new key's expiry.
+    await env.CONTENT_CACHE.delete(placeholderKey(source))
+    forgetSettledPlaceholders()
+    await warmPlaceholders(env, [source])
+    const warmed = JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')
+    expect(warmed[source].value).toMatch(/^data:image\/webp;base64,/)
+    expect(warmed[source].until).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000)
   })
 
   it('paints nothing from an index entry that is not a preview this module wrote, and renders through an unreadable index', async () => {

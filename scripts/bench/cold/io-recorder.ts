@@ -5,7 +5,9 @@
  * entry (./worker.ts) wraps bindings with them; production code never sees them.
  *
  * The chain before the first byte: an operation's depth is one more than the deepest operation that
- * had completed when it started. Operations started side by side (before either completed) share a
+ * had completed when it started. Only operations answered before the response count: one still
+ * under way when the worker returned its response (a payload's store, written behind a full miss
+ * while the page renders) was not awaited by it. Operations started side by side (before either completed) share a
  * depth; one that waited for another's answer is one deeper. Every recorded round trip answers
  * `roundTripMs` after it started (or when the real call does, if later), as on a network where
  * every round trip takes about as long: calls started together answer together, so a call that
@@ -41,6 +43,8 @@ export type IoRecord = {
   depth: number
   /** Started before the worker returned its response. */
   beforeResponse: boolean
+  /** Answered before the worker returned its response: the response may have waited for it. */
+  answeredBeforeResponse: boolean
   done: boolean
   /** A KV read's cacheTtl, when it names one (KV's default is 60 s). */
   cacheTtl?: number
@@ -115,6 +119,7 @@ async function roundTrip<T>(
     units,
     depth: depthNow(trace) + 1,
     beforeResponse: !trace.responded,
+    answeredBeforeResponse: false,
     done: false,
     ...detail,
   }
@@ -128,6 +133,7 @@ async function roundTrip<T>(
     return result
   } finally {
     record.done = true
+    record.answeredBeforeResponse = !trace.responded
   }
 }
 
@@ -140,6 +146,7 @@ function note(kind: IoKind, target: string, units = 1) {
     units,
     depth: 0,
     beforeResponse: !trace.responded,
+    answeredBeforeResponse: !trace.responded,
     done: true,
   })
 }

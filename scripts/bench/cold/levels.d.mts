@@ -5,6 +5,7 @@ export type IoRecord = {
   units: number
   depth: number
   beforeResponse: boolean
+  answeredBeforeResponse?: boolean
   cacheTtl?: number
   lifetime?: number
 }

@@ -35,17 +35,22 @@ const WAITS = new Set([
 
 /**
  * @typedef {{ kind: string, target: string, units: number, depth: number, beforeResponse: boolean,
- *   cacheTtl?: number, lifetime?: number }} IoRecord
+ *   answeredBeforeResponse?: boolean, cacheTtl?: number, lifetime?: number }} IoRecord
  */
 
 /**
  * The kinds of the calls before the first byte, one list per step of the chain: calls in one list
- * ran side by side, each list waited for the one before.
+ * ran side by side, each list waited for the one before. A call still under way when the worker
+ * returned its response (`answeredBeforeResponse` false) was not awaited by it: background work
+ * started during the render is not in the chain.
  * @param {IoRecord[]} records
  * @returns {string[][]}
  */
 export function chainBeforeFirstByte(records) {
-  const before = records.filter((record) => record.beforeResponse && WAITS.has(record.kind))
+  const before = records.filter(
+    (record) =>
+      record.beforeResponse && record.answeredBeforeResponse !== false && WAITS.has(record.kind)
+  )
   const depth = Math.max(0, ...before.map((record) => record.depth))
   return Array.from({ length: depth }, (_, index) =>
     before.filter((record) => record.depth === index + 1).map((record) => record.kind)
