@@ -1,8 +1,9 @@
 /**
  * A page's placeholders: the image sources of its parsed payloads (every field that holds an image
- * address, in every language, plus the bundled slot fallbacks), found in the placeholder index, which
- * the render reads beside its payloads (`readPlaceholdersBeside`), and the missing ones read and
- * computed after the response. Why: docs/decisions/0032-a-miss-waits-for-at-most-two-round-trips.md.
+ * address, in every language, plus the bundled slot fallbacks), found in the placeholder index,
+ * which the render reads beside its payloads (`readPlaceholdersBeside`), and the missing ones read
+ * and computed after the response.
+ * Why: docs/decisions/0032-a-miss-waits-for-at-most-two-round-trips.md.
  */
 import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'

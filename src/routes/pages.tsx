@@ -54,9 +54,8 @@ export function isPagePath(pageKey: string): boolean {
 
 // A page's render starts its placeholder read beside its payloads' (docs/decisions/0032).
 pages.use('*', async (c, next) => {
-  if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-    if (isPagePath(c.var.pageKey)) readPlaceholdersBeside(c)
-  }
+  const reads = c.req.method === 'GET' || c.req.method === 'HEAD'
+  if (reads && isPagePath(c.var.pageKey)) readPlaceholdersBeside(c)
   await next()
 })
 

@@ -1,9 +1,10 @@
 /**
  * How many storage and backend round trips a visit waits for before its first byte, at each cold
- * level it can meet (issue 39; docs/decisions/0027-edge-copies-outlive-a-quiet-night.md). Every KV,
- * Cache API and backend call is held and released in waves (tests/support/io-chain.ts): the count
- * of waves is the chain of sequential round trips, whatever the machine's speed. The scheduled
- * refresh runs (its heartbeat is fresh), as in production.
+ * level it can meet (issue 39; docs/decisions/0027-edge-copies-outlive-a-quiet-night.md and
+ * 0032-a-miss-waits-for-at-most-two-round-trips.md): one for a page in a cache, two for a miss.
+ * Every KV, Cache API and backend call is held and released in waves (tests/support/io-chain.ts):
+ * the count of waves is the chain of sequential round trips, whatever the machine's speed. The
+ * scheduled refresh runs (its heartbeat is fresh), as in production.
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
