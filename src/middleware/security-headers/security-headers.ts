@@ -12,6 +12,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
+import { lazy } from '../../shared/lazy'
 
 const POLICY = {
   contentSecurityPolicy: {
@@ -60,11 +61,15 @@ const POLICY = {
   overwrite: false,
 } satisfies Parameters<typeof secureHeaders>[0]
 
-/** Adds the site's security headers to every response, through `hono/secure-headers`. */
+/**
+ * Adds the site's security headers to every response, through `hono/secure-headers`. The
+ * middleware (which writes the policy out) is built on the first request, not when the app is
+ * defined (decision 0028).
+ */
 export function securityHeaders(): MiddlewareHandler {
-  const addHeaders = secureHeaders(POLICY)
+  const addHeaders = lazy(() => secureHeaders(POLICY))
   return (c, next) =>
-    addHeaders(c, async () => {
+    addHeaders()(c, async () => {
       await next()
       makeHeadersWritable(c)
     })
