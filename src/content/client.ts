@@ -17,21 +17,18 @@ import { contentTtlSeconds, createPayloadCache } from './cache'
 import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
 import { describeProblems, projectsOf } from './projects'
 import {
+  loadSchemas,
   pageMetaPath,
   PAYLOAD_ENDPOINTS,
-  PAYLOAD_SCHEMAS,
   payloadKey,
+  payloadSchema,
   payloadTag,
   type PayloadEndpoint,
 } from './payload-catalogue'
 import { payloadHashesKey, type PayloadHashes } from './payload-hashes'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
-import {
-  EnterprisesPayloadSchema,
-  EnvelopeSchema,
-  findDroppedAddresses,
-  PAYLOAD_SCHEMA_VERSION,
-} from './schemas'
+import { PAYLOAD_SCHEMA_VERSION } from './payload-schema-version'
+import type { EnterprisesPayloadSchema } from './schemas'
 
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
@@ -119,6 +116,7 @@ export function createContentClient(options: ContentClientOptions) {
         messageOf(body)
       )
     }
+    const { EnvelopeSchema, findDroppedAddresses } = await loadSchemas()
     const envelope = EnvelopeSchema.safeParse(body)
     if (!envelope.success)
       throw new ContentError('malformed', `${path}: answer has no payload object`)
@@ -138,7 +136,7 @@ export function createContentClient(options: ContentClientOptions) {
     return key
   }
 
-  function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  function readCached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
     return cache.read(
       keyOf(path),
       () => getPayload(path, schema),
@@ -148,13 +146,14 @@ export function createContentClient(options: ContentClientOptions) {
 
   const metaPath = (page: string) => pageMetaPath(env.META_PATH, page)
 
-  function source(endpoint: PayloadEndpoint, path: string, schema: z.ZodType): PayloadSource {
+  function source(endpoint: PayloadEndpoint, path: string): PayloadSource {
     const key = keyOf(path)
     return {
       endpoint,
       key,
       tag: payloadTag(path),
-      refresh: () => cache.refresh(key, () => getPayload(path, schema)),
+      refresh: () =>
+        cache.refresh(key, async () => getPayload(path, await payloadSchema(endpoint))),
       stamp: () => cache.stampOf(key),
     }
   }
@@ -170,17 +169,19 @@ export function createContentClient(options: ContentClientOptions) {
     ): PayloadSource[] {
       return endpoints.flatMap((endpoint) =>
         endpoint === 'page-meta-data'
-          ? pages.map((page) => source(endpoint, metaPath(page), PAYLOAD_SCHEMAS['page-meta-data']))
-          : [source(endpoint, endpoint, PAYLOAD_SCHEMAS[endpoint])]
+          ? pages.map((page) => source(endpoint, metaPath(page)))
+          : [source(endpoint, endpoint)]
       )
     },
-    homePage: () => cached('get-home-page', PAYLOAD_SCHEMAS['get-home-page']),
-    aboutPage: () => cached('get-about-page', PAYLOAD_SCHEMAS['get-about-page']),
-    enterprisesPage: () => cached('get-enterprises-page', PAYLOAD_SCHEMAS['get-enterprises-page']),
-    contactData: () => cached('contact-us', PAYLOAD_SCHEMAS['contact-us']),
-    navbar: () => cached('navbar-data', PAYLOAD_SCHEMAS['navbar-data']),
+    homePage: async () => readCached('get-home-page', await payloadSchema('get-home-page')),
+    aboutPage: async () => readCached('get-about-page', await payloadSchema('get-about-page')),
+    enterprisesPage: async () =>
+      readCached('get-enterprises-page', await payloadSchema('get-enterprises-page')),
+    contactData: async () => readCached('contact-us', await payloadSchema('contact-us')),
+    navbar: async () => readCached('navbar-data', await payloadSchema('navbar-data')),
     /** Meta data for a page key such as '/about' (spec section 7: query path and page). */
-    pageMeta: (page: string) => cached(metaPath(page), PAYLOAD_SCHEMAS['page-meta-data']),
+    pageMeta: async (page: string) =>
+      readCached(metaPath(page), await payloadSchema('page-meta-data')),
     /**
      * POST messages: success is status 200; otherwise the error body's `message` is read. Never
      * cached. A refusal and a call that fails (time-out, network: a thrown ContentError) are told to

@@ -3,15 +3,7 @@
  * endpoint, its schema, its KV key and its Cache-Tag. Pages rendered from a payload carry its tag in
  * Cache-Tag, so that a changed payload purges exactly those pages.
  */
-import type { z } from 'zod'
-import {
-  AboutPayloadSchema,
-  ContactDataSchema,
-  EnterprisesPayloadSchema,
-  HomePayloadSchema,
-  NavbarPayloadSchema,
-  PageMetaSchema,
-} from './schemas'
+import type * as Schemas from './schemas'
 
 /** The backend endpoints whose payloads pages read, each cached under its own key(s). */
 export const PAYLOAD_ENDPOINTS = [
@@ -24,15 +16,37 @@ export const PAYLOAD_ENDPOINTS = [
 ] as const
 export type PayloadEndpoint = (typeof PAYLOAD_ENDPOINTS)[number]
 
-/** The schema of each endpoint's payload. */
-export const PAYLOAD_SCHEMAS = {
-  'get-home-page': HomePayloadSchema,
-  'get-about-page': AboutPayloadSchema,
-  'get-enterprises-page': EnterprisesPayloadSchema,
-  'contact-us': ContactDataSchema,
-  'navbar-data': NavbarPayloadSchema,
-  'page-meta-data': PageMetaSchema,
-} as const satisfies Record<PayloadEndpoint, z.ZodType>
+type PayloadSchemas = {
+  'get-home-page': typeof Schemas.HomePayloadSchema
+  'get-about-page': typeof Schemas.AboutPayloadSchema
+  'get-enterprises-page': typeof Schemas.EnterprisesPayloadSchema
+  'contact-us': typeof Schemas.ContactDataSchema
+  'navbar-data': typeof Schemas.NavbarPayloadSchema
+  'page-meta-data': typeof Schemas.PageMetaSchema
+}
+
+/**
+ * The schemas (./schemas.ts, and zod with them), loaded when the client first validates, not when
+ * a new isolate starts: evaluating zod is most of what the site's startup cost beyond Hono and
+ * React (decision 0028; `npm run bench -- startup`).
+ */
+export const loadSchemas = () => import('./schemas')
+
+/** The schema of `endpoint`'s payload. */
+export async function payloadSchema<E extends PayloadEndpoint>(
+  endpoint: E
+): Promise<PayloadSchemas[E]> {
+  const schemas = await loadSchemas()
+  const byEndpoint: PayloadSchemas = {
+    'get-home-page': schemas.HomePayloadSchema,
+    'get-about-page': schemas.AboutPayloadSchema,
+    'get-enterprises-page': schemas.EnterprisesPayloadSchema,
+    'contact-us': schemas.ContactDataSchema,
+    'navbar-data': schemas.NavbarPayloadSchema,
+    'page-meta-data': schemas.PageMetaSchema,
+  }
+  return byEndpoint[endpoint]
+}
 
 /**
  * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses

@@ -19,14 +19,7 @@ import { lazy } from '../shared/lazy'
 import { parseAddress } from './addresses'
 import { sanitizeHtml } from './sanitize-html'
 
-/**
- * The version of what these schemas (with addresses.ts and sanitize-html.ts) make of a payload,
- * stored in every payload cache entry (src/content/cache.ts). Bump it with any change to their
- * output: entries stored by another version are validated again on their first read, so a deploy
- * never renders a payload its own schemas have not checked; entries of this version are trusted.
- * tests/worker/payload-schema-version.test.ts fails when the output changes and this does not.
- */
-export const PAYLOAD_SCHEMA_VERSION = 'payload-schema-1'
+export { PAYLOAD_SCHEMA_VERSION } from './payload-schema-version'
 
 /** The fields every payload is made of, built together on first use. */
 const fields = lazy(() => {

@@ -10,7 +10,6 @@
  *   over RESEND_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER; 503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import * as z from 'zod'
 import { resendDeadLetters } from '../contact'
 import type { AppEnv } from '../env'
 import { readSignedBody, signedCallGuards } from './signed-call'
@@ -18,13 +17,6 @@ import { readSignedBody, signedCallGuards } from './signed-call'
 export const RESEND_PATH = '/api/contact/resend'
 /** Bytes: room for a few hundred ids. */
 export const RESEND_BODY_LIMIT = 16 * 1024
-
-/** Built on its first use (decision 0028). */
-const ResendSchema = z.lazy(() =>
-  z.strictObject({
-    ids: z.array(z.string().min(1).max(64)).min(1).max(300).optional(),
-  })
-)
 
 export const contactResend = new Hono<AppEnv>()
 
@@ -40,7 +32,7 @@ const [rateLimit, limitBody] = signedCallGuards(RESEND_CALL)
 contactResend.post(RESEND_PATH, rateLimit, limitBody, async (c) => {
   c.header('Cache-Control', 'no-store')
   const request = await readSignedBody(c, {
-    schema: ResendSchema,
+    schema: (await import('./signed-call-schemas')).ResendSchema,
     notConfigured: RESEND_CALL.notConfigured,
     invalid: { error: 'body must be {} or {"ids": ["<id>", ...]}' },
   })

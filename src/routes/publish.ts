@@ -13,7 +13,6 @@
  *   503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import * as z from 'zod'
 import { PAYLOAD_ENDPOINTS } from '../content/payload-catalogue'
 import { refreshPayloads } from '../content/refresh'
 import { repurgerFor } from '../content/repurge'
@@ -26,15 +25,6 @@ import { readSignedBody, signedCallGuards } from './signed-call'
 export const PUBLISH_PATH = '/api/publish'
 /** Bytes: a list of endpoint names is far smaller. */
 export const PUBLISH_BODY_LIMIT = 4096
-
-/** Built on its first use (decision 0028). */
-const PublishSchema = z.lazy(() =>
-  z.strictObject({
-    payloads: z.array(z.enum(PAYLOAD_ENDPOINTS)).min(1).max(PAYLOAD_ENDPOINTS.length).optional(),
-    /** Purge the pages of the named payloads even when their content did not change (`npm run smoke`). */
-    purgeUnchanged: z.boolean().optional(),
-  })
-)
 
 export const publish = new Hono<AppEnv>()
 
@@ -49,7 +39,7 @@ const [rateLimit, limitBody] = signedCallGuards(PUBLISH_CALL)
 
 publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
   const request = await readSignedBody(c, {
-    schema: PublishSchema,
+    schema: (await import('./signed-call-schemas')).PublishSchema,
     notConfigured: PUBLISH_CALL.notConfigured,
     invalid: {
       error: 'body must be {} or {"payloads": [...], "purgeUnchanged": true|false}',

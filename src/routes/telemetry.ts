@@ -26,76 +26,21 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
-import * as z from 'zod'
+import type { z } from 'zod'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
 import { isLoopbackAddress } from '../shared/loopback'
 import {
-  CACHE_LEVELS,
   CLIENT_ERRORS_PATH,
-  DEVICE_CLASSES,
-  METRIC_NAMES,
-  METRIC_RATINGS,
   TELEMETRY_LIMITS as LIMITS,
-  VERSION_ID,
   VITALS_PATH,
   type ClientErrorsBeacon,
   type VitalsBeacon,
 } from '../shared/telemetry'
 
-/**
- * The beacons' schemas, built on first use rather than when the worker starts: most requests are
- * pages, which never read a beacon, and building zod schemas costs startup time.
- */
-const schemas = memoize(() => {
-  const page = z.string().startsWith('/').max(LIMITS.page)
-
-  const vitals = z.object({
-    page,
-    metrics: z
-      .array(
-        z.object({
-          name: z.enum(METRIC_NAMES),
-          value: z.number().min(0).max(3_600_000),
-          rating: z.enum(METRIC_RATINGS),
-          id: z.string().max(100),
-          navigationType: z.string().max(40).optional(),
-        })
-      )
-      .min(1)
-      .max(LIMITS.metrics),
-    device: z.enum(DEVICE_CLASSES).optional(),
-    version: z.string().regex(VERSION_ID).optional(),
-    served: z
-      .object({
-        cache: z.enum(CACHE_LEVELS),
-        ms: z.number().min(0).max(600_000).optional(),
-      })
-      .optional(),
-  }) satisfies z.ZodType<VitalsBeacon>
-
-  const position = z.number().int().min(0).optional()
-
-  const clientErrors = z.object({
-    page,
-    errors: z
-      .array(
-        z.object({
-          kind: z.enum(['error', 'unhandledrejection']),
-          message: z.string().max(LIMITS.message),
-          source: z.string().max(LIMITS.source).optional(),
-          line: position,
-          column: position,
-          stack: z.string().max(LIMITS.stack).optional(),
-        })
-      )
-      .min(1)
-      .max(LIMITS.errors),
-  }) satisfies z.ZodType<ClientErrorsBeacon>
-
-  return { vitals, clientErrors }
-})
+/** The beacons' schemas, loaded (with zod) on the first beacon, not when a new isolate starts. */
+const loadSchemas = () => import('./telemetry-schemas')
 
 /** Data points one beacon may write: one per metric or error, as many as its schema allows. */
 export const MAX_ROWS_PER_BEACON = Math.max(LIMITS.metrics, LIMITS.errors)
@@ -116,7 +61,7 @@ const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413
 export const telemetry = new Hono<AppEnv>()
 
 telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
-  const beacon = await readBeacon(c, schemas().vitals)
+  const beacon = await readBeacon(c, (await loadSchemas()).vitals)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
@@ -147,7 +92,7 @@ telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
 })
 
 telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) => {
-  const beacon = await readBeacon(c, schemas().clientErrors)
+  const beacon = await readBeacon(c, (await loadSchemas()).clientErrors)
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
@@ -215,11 +160,6 @@ function writeRows(c: Context<AppEnv>, points: DataPoint[]): DataPoint[] {
 function written(c: Context<AppEnv>, rows: DataPoint[]): Response {
   if (c.env.TELEMETRY_ECHO === 'on') return c.json({ points: rows }, 200, NO_STORE)
   return c.body(null, 204, NO_STORE)
-}
-
-function memoize<T>(make: () => T): () => T {
-  let made: { value: T } | undefined
-  return () => (made ??= { value: make() }).value
 }
 
 function countryOf(c: Context<AppEnv>): string {
