@@ -136,7 +136,7 @@ export function createContentClient(options: ContentClientOptions) {
     return key
   }
 
-  function readCached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  function cached<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
     return cache.read(
       keyOf(path),
       () => getPayload(path, schema),
@@ -173,15 +173,14 @@ export function createContentClient(options: ContentClientOptions) {
           : [source(endpoint, endpoint)]
       )
     },
-    homePage: async () => readCached('get-home-page', await payloadSchema('get-home-page')),
-    aboutPage: async () => readCached('get-about-page', await payloadSchema('get-about-page')),
+    homePage: async () => cached('get-home-page', await payloadSchema('get-home-page')),
+    aboutPage: async () => cached('get-about-page', await payloadSchema('get-about-page')),
     enterprisesPage: async () =>
-      readCached('get-enterprises-page', await payloadSchema('get-enterprises-page')),
-    contactData: async () => readCached('contact-us', await payloadSchema('contact-us')),
-    navbar: async () => readCached('navbar-data', await payloadSchema('navbar-data')),
+      cached('get-enterprises-page', await payloadSchema('get-enterprises-page')),
+    contactData: async () => cached('contact-us', await payloadSchema('contact-us')),
+    navbar: async () => cached('navbar-data', await payloadSchema('navbar-data')),
     /** Meta data for a page key such as '/about' (spec section 7: query path and page). */
-    pageMeta: async (page: string) =>
-      readCached(metaPath(page), await payloadSchema('page-meta-data')),
+    pageMeta: async (page: string) => cached(metaPath(page), await payloadSchema('page-meta-data')),
     /**
      * POST messages: success is status 200; otherwise the error body's `message` is read. Never
      * cached. A refusal and a call that fails (time-out, network: a thrown ContentError) are told to

@@ -28,7 +28,7 @@ type PayloadSchemas = {
 /**
  * The schemas (./schemas.ts, and zod with them), loaded when the client first validates, not when
  * a new isolate starts: evaluating zod is most of what the site's startup cost beyond Hono and
- * React (decision 0028; `npm run bench -- startup`).
+ * React (decision 0033; `npm run bench -- startup`).
  */
 export const loadSchemas = () => import('./schemas')
 

@@ -5,6 +5,6 @@
  * never renders a payload its own schemas have not checked; entries of this version are trusted.
  * tests/worker/payload-schema-version.test.ts fails when the output changes and this does not.
  * Kept apart from schemas.ts, which the content client loads only when it first validates
- * (decision 0028).
+ * (decision 0033).
  */
 export const PAYLOAD_SCHEMA_VERSION = 'payload-schema-1'

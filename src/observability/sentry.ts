@@ -7,9 +7,12 @@
  * One Toucan per request, made on first use: it holds the request (for the event's URL and
  * method; headers other than CF-Ray and User-Agent, cookies and IPs are not sent) and sends
  * through `waitUntil`, so reporting never delays the response.
+ *
+ * toucan-js (with the Sentry SDK in it) is loaded on the first report, not when a new isolate
+ * starts: a request that reports nothing never needs it (decision 0033).
  */
 import type { Context } from 'hono'
-import { Toucan } from 'toucan-js'
+import type { Toucan } from 'toucan-js'
 import type { AppEnv, Bindings } from '../env'
 import { splitLanguagePrefix } from '../shared/languages'
 
@@ -17,7 +20,8 @@ import { splitLanguagePrefix } from '../shared/languages'
 export type ErrorKind = 'unexpected' | 'backend'
 
 const RELEASE_FALLBACK = 'unversioned'
-const clients = new WeakMap<Request, Toucan>()
+const clients = new WeakMap<Request, Promise<Toucan>>()
+const loadToucan = () => import('toucan-js').then((module) => module.Toucan)
 /**
  * Errors already sent: a render error is seen by the renderer's onError and, when it escaped every
  * section boundary, by app.onError as well; it is one event.
@@ -37,10 +41,13 @@ export function reportError(
     if (reported.has(error)) return
     reported.add(error)
   }
-  sentry.withScope((scope) => {
-    scope.setTags({ kind, ...tags })
-    scope.captureException(error)
-  })
+  const captured = sentry.then((client) =>
+    client.withScope((scope) => {
+      scope.setTags({ kind, ...tags })
+      scope.captureException(error)
+    })
+  )
+  executionContextOf(c)?.waitUntil(captured)
 }
 
 /**
@@ -57,14 +64,18 @@ export function reportBackgroundError(
   const dsn = env.SENTRY_DSN?.trim()
   if (!dsn) return
   const release = releaseOf(env)
-  const sentry = new Toucan({
-    dsn,
-    release,
-    context: ctx,
-    transportOptions: { fetcher: sendQuietly },
-  })
-  sentry.setTags({ release, route: 'scheduled', kind: 'backend', ...tags })
-  sentry.captureException(error)
+  ctx.waitUntil(
+    loadToucan().then((Toucan) => {
+      const sentry = new Toucan({
+        dsn,
+        release,
+        context: ctx,
+        transportOptions: { fetcher: sendQuietly },
+      })
+      sentry.setTags({ release, route: 'scheduled', kind: 'backend', ...tags })
+      sentry.captureException(error)
+    })
+  )
 }
 
 /** RELEASE when the deploy sets it, else the Workers version id (wrangler.toml [version_metadata]). */
@@ -72,21 +83,25 @@ function releaseOf(env: Bindings): string {
   return env.RELEASE?.trim() || env.CF_VERSION_METADATA?.id || RELEASE_FALLBACK
 }
 
-function sentryFor(c: Context<AppEnv>): Toucan | null {
+function sentryFor(c: Context<AppEnv>): Promise<Toucan> | null {
   const dsn = c.env.SENTRY_DSN?.trim()
   if (!dsn) return null
   const existing = clients.get(c.req.raw)
   if (existing) return existing
   const release = releaseOf(c.env)
-  const sentry = new Toucan({
-    dsn,
-    release,
-    context: executionContextOf(c),
-    request: c.req.raw,
-    requestDataOptions: { allowedHeaders: ['CF-Ray', 'User-Agent'], allowedSearchParams: false },
-    transportOptions: { fetcher: sendQuietly },
+  const tags = { release, route: routeOf(c), lng: c.var.lng ?? 'hy' }
+  const sentry = loadToucan().then((Toucan) => {
+    const client = new Toucan({
+      dsn,
+      release,
+      context: executionContextOf(c),
+      request: c.req.raw,
+      requestDataOptions: { allowedHeaders: ['CF-Ray', 'User-Agent'], allowedSearchParams: false },
+      transportOptions: { fetcher: sendQuietly },
+    })
+    client.setTags(tags)
+    return client
   })
-  sentry.setTags({ release, route: routeOf(c), lng: c.var.lng ?? 'hy' })
   clients.set(c.req.raw, sentry)
   return sentry
 }

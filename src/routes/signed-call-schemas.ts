@@ -1,7 +1,7 @@
 /**
  * The bodies of the signed operator calls (src/routes/publish.ts, src/routes/contact-resend.ts).
  * Their routes load this module, and zod with it, on their first call, not when a new isolate
- * starts (docs/decisions/0028-no-work-at-startup.md).
+ * starts (docs/decisions/0033-names-not-kept-modules-loaded-on-first-use.md).
  */
 import * as z from 'zod'
 import { PAYLOAD_ENDPOINTS } from '../content/payload-catalogue'

@@ -1,7 +1,7 @@
 /**
  * The telemetry beacons' schemas (src/routes/telemetry.ts). The routes load this module, and zod
  * with it, on the first beacon: most requests are pages, which never read one, and evaluating zod
- * costs a new isolate's startup (docs/decisions/0028-no-work-at-startup.md).
+ * costs a new isolate's startup (docs/decisions/0033-names-not-kept-modules-loaded-on-first-use.md).
  */
 import * as z from 'zod'
 import {

@@ -2,7 +2,7 @@
  * What the worker bundle has in place of `swiper` and `swiper/modules` (wrangler.toml `alias`).
  * The server renders the carousel island (client/islands/carousel.tsx) but never runs its effect,
  * the one place Swiper is used, so a new isolate does not evaluate Swiper's modules at all
- * (docs/decisions/0028-no-work-at-startup.md). The browser bundle has the real Swiper.
+ * (docs/decisions/0033-names-not-kept-modules-loaded-on-first-use.md). The browser bundle has the real Swiper.
  */
 export class Swiper {
   constructor() {

@@ -64,7 +64,7 @@ const POLICY = {
 /**
  * Adds the site's security headers to every response, through `hono/secure-headers`. The
  * middleware (which writes the policy out) is built on the first request, not when the app is
- * defined (decision 0028).
+ * defined (decision 0033).
  */
 export function securityHeaders(): MiddlewareHandler {
   const addHeaders = lazy(() => secureHeaders(POLICY))
