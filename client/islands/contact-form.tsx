@@ -7,17 +7,19 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { wholeWordsStyle } from '../../src/shared/longest-word'
 import { toast, Toaster } from '../toasts/toaster'
+// The shared schema (src/shared/contact-schema.ts, package.json `imports`). The worker bundle has a
+// stand-in (wrangler.toml `alias`): the server renders this form but never validates in it.
+import { validateContact } from '#contact-validation'
 import {
   COMMENTS_INPUT_MAX,
   EMAIL_INPUT_MAX,
   HONEYPOT_FIELD,
   NAME_INPUT_MAX,
-  validateContact,
   type ContactErrors,
   type ContactField,
   type ContactMessageKey,
   type ContactValues,
-} from '../../src/shared/contact-schema'
+} from '../../src/shared/contact-fields'
 
 /** Every text the form shows, already translated by the server (STYLE.md section 5). */
 export type ContactFormTexts = {

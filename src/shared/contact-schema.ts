@@ -1,6 +1,8 @@
 /**
- * The contact form's one schema (spec section 5), shared by the form island and the POST routes
- * (through `zValidator`). Written with `zod/mini` so the browser ships a few KB of it.
+ * The contact form's one schema (spec section 5), shared by the form island (as
+ * `#contact-validation`) and the POST routes, which load it on the first message. Written with
+ * `zod/mini` so the browser ships a few KB of it. The fields, limits and message keys, which pages
+ * need without validating, are in ./contact-fields.ts (re-exported here).
  *
  * Every message is a dictionary key (STYLE.md section 6), translated where it is shown. The schema
  * never fails on the shape of its input: a value that is not an object reads as {}, a field that is
@@ -13,50 +15,16 @@
  * addresses keep to RFC 5321's limits.
  */
 import * as z from 'zod/mini'
-import type { TranslationKey } from './i18n'
+import {
+  COMMENTS_INPUT_MAX,
+  CONTACT_FIELDS,
+  EMAIL_INPUT_MAX,
+  NAME_INPUT_MAX,
+  type ContactErrors,
+  type ContactMessageKey,
+} from './contact-fields'
 
-/** Input hard limits (spec section 5); the form's `maxLength` attributes. */
-export const NAME_INPUT_MAX = 50
-export const EMAIL_INPUT_MAX = 254
-export const COMMENTS_INPUT_MAX = 500
-
-/**
- * The hidden field bots fill in and people never see. A submission that fills it is answered like
- * a success and never forwarded (issue 5).
- */
-export const HONEYPOT_FIELD = 'website'
-
-/**
- * Whether the honeypot caught a bot: any value other than an absent or empty field, whatever its
- * type (`1`, `true`, `[]`, `{}`, `null`) or count (a field sent twice arrives as a list).
- */
-export function isHoneypotFilled(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false
-  const value = (body as Record<string, unknown>)[HONEYPOT_FIELD]
-  return value !== undefined && value !== ''
-}
-
-export const CONTACT_FIELDS = ['name', 'email', 'comments'] as const
-export type ContactField = (typeof CONTACT_FIELDS)[number]
-/** The form's input as typed, before validation. */
-export type ContactValues = Record<ContactField, string>
-
-/** Every message the schema can give, so a caller can hand the island exactly these texts. */
-export const CONTACT_MESSAGE_KEYS = [
-  'contact.requiredName',
-  'contact.nameTooShort',
-  'contact.nameTooLong',
-  'contact.invalidName',
-  'contact.requiredEmail',
-  'contact.emailInvalidChars',
-  'contact.invalidEmail',
-  'contact.requiredMessage',
-  'contact.messageTooShort',
-  'contact.messageTooLong',
-  'contact.invalidMessage',
-  'contact.fillAllFields',
-] as const satisfies readonly TranslationKey[]
-export type ContactMessageKey = (typeof CONTACT_MESSAGE_KEYS)[number]
+export * from './contact-fields'
 
 /**
  * Letters and combining marks of any script, spaces, hyphens and apostrophes; at least one letter,
@@ -182,9 +150,6 @@ export const ContactSchema = z.lazy(() =>
 
 /** A message as the backend receives it: exactly these three trimmed fields. */
 export type Contact = z.output<typeof ContactSchema>
-
-/** One message per field (the first), plus `form` for 'fill out all fields'. */
-export type ContactErrors = Partial<Record<ContactField | 'form', ContactMessageKey>>
 
 /** The schema's issues as one dictionary key per field. */
 export function contactErrors(error: z.core.$ZodError): ContactErrors {

@@ -10,7 +10,7 @@ import {
   CONTACT_MESSAGE_KEYS,
   type ContactErrors,
   type ContactValues,
-} from '../../shared/contact-schema'
+} from '../../shared/contact-fields'
 import { getT, type Translate } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
 import { Island } from '../island'
