@@ -13,11 +13,11 @@
  * success), or refused by the backend (502 with its message); 502 or 504 when the backend failed
  * and the queue could not take the message either. Nothing here is cached.
  */
+import { zValidator } from '@hono/zod-validator'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { every } from 'hono/combine'
 import { createMiddleware } from 'hono/factory'
-import { validator } from 'hono/validator'
 import { acceptMessage } from '../contact'
 import { contentFor } from '../content'
 import type { AppEnv } from '../env'
@@ -81,23 +81,35 @@ function guards(
   )
 }
 
+/** What the validator of `target` hands the route: the message as the shared schema makes it. */
+type Validated<T extends 'json' | 'form'> = {
+  in: { [K in T]: Record<string, unknown> }
+  out: { [K in T]: Contact }
+}
+
 /**
- * The body as the shared schema makes it, or `onInvalid`'s answer. The schema, with zod, is loaded
- * on the first message, not when a new isolate starts (decision 0033).
+ * The body as the shared schema makes it (@hono/zod-validator), or `onInvalid`'s answer. The
+ * schema, with zod, is loaded on the first message, not when a new isolate starts (decision 0033):
+ * the validator is built around it then.
  */
-function validContact(
-  target: 'json' | 'form',
+function validContact<T extends 'json' | 'form'>(
+  target: T,
   onInvalid: (
     c: Context<AppEnv>,
     errors: ContactErrors,
     input: unknown
   ) => Response | Promise<Response>
-) {
-  return validator(target, async (input, c): Promise<Contact | Response> => {
-    const { validateContact } = await import('../shared/contact-schema')
-    const result = validateContact(input)
-    return result.ok ? result.contact : onInvalid(c as Context<AppEnv>, result.errors, input)
-  })
+): MiddlewareHandler<AppEnv, string, Validated<T>> {
+  return async (c, next) => {
+    const { ContactSchema, contactErrors } = await import('../shared/contact-schema')
+    const validate = zValidator(target, ContactSchema, (result, hookContext) => {
+      if (!result.success)
+        // The hook's Context is typed without the app's bindings; it is this route's Context.
+        return onInvalid(hookContext as Context<AppEnv>, contactErrors(result.error), result.data)
+    })
+    // The same request: the validator's Context type is its own generic one.
+    return validate(c as unknown as Parameters<typeof validate>[0], next)
+  }
 }
 
 /** Hands a valid message to the outbox, unless this client has sent too many (spec section 7: success is 200). */
