@@ -64,32 +64,20 @@ function simulate(site: SiteLifetimes, visits: number, seed: number) {
   }
 }
 
+/** The site's lifetimes (its pages, edge, Cache API, isolate and KV), at some traffic. */
+const SITE: Omit<SiteLifetimes, 'visitsPerDay'> = {
+  pages: 15,
+  freshS: 60,
+  staleS: 600,
+  cacheApiS: 660,
+  isolateIdleS: 60,
+  kvCacheTtlS: 60,
+}
+
 describe('the share of visits meeting each cold level', () => {
   const sites: [string, SiteLifetimes][] = [
-    [
-      "the site's lifetimes, a few hundred visits a day",
-      {
-        visitsPerDay: 300,
-        pages: 15,
-        freshS: 60,
-        staleS: 600,
-        cacheApiS: 660,
-        isolateIdleS: 60,
-        kvCacheTtlS: 60,
-      },
-    ],
-    [
-      "the site's lifetimes, a busy location",
-      {
-        visitsPerDay: 100_000,
-        pages: 15,
-        freshS: 60,
-        staleS: 600,
-        cacheApiS: 660,
-        isolateIdleS: 60,
-        kvCacheTtlS: 60,
-      },
-    ],
+    ["the site's lifetimes, a few hundred visits a day", { ...SITE, visitsPerDay: 300 }],
+    ["the site's lifetimes, a busy location", { ...SITE, visitsPerDay: 100_000 }],
     [
       'traffic where every level but (c) and (d) is common',
       {
