@@ -138,9 +138,16 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
     }
     return true
   }
+  // Every wait here is bounded, so a frame or a decode that never comes (a page the browser stopped
+  // painting) ends as the checks' named failure ("images still loading"), not the test's time-out.
+  const atMost = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))])
   const frames = () =>
-    new Promise((resolve) =>
-      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 30)))
+    atMost(
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 30)))
+      ),
+      2_000
     )
   for (let top = 0; ;) {
     window.scrollTo({ top, behavior: 'instant' })
@@ -158,7 +165,7 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
   window.scrollTo({ top: 0, behavior: 'instant' })
   await frames()
   // Decoded, so that a screenshot taken next shows them.
-  await Promise.all([...seen].map((image) => image.decode().catch(() => undefined)))
+  await atMost(Promise.all([...seen].map((image) => image.decode().catch(() => undefined))), 10_000)
   return [...seen].map((image) => ({
     src: image.currentSrc || image.src,
     className: image.className,
