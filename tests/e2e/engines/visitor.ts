@@ -47,8 +47,11 @@ export interface Visitor {
   url(): Promise<string>
   /** How many error reports (POST /api/client-errors) the pages sent so far. */
   reports(): Promise<number>
-  /** A full-page PNG in tests/e2e/screenshots/<name>.png. */
-  screenshot(name: string): Promise<string>
+  /**
+   * A full-page PNG in tests/e2e/screenshots/<name>.png, for people to look at, not a check: its
+   * path, or null when the browser painted no frame for it in time (the test notes it and goes on).
+   */
+  screenshot(name: string): Promise<string | null>
   /** Ends the visit; the problems of its last page are in `problems` after this. */
   close(): Promise<void>
 }
