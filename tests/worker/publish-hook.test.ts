@@ -12,6 +12,7 @@ import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-b
 import { contextWithWorkersCache, recordingKv } from './support/freshness'
 import { fetchPage } from './support/worker'
 import { signedNow } from './support/signed-call'
+import { inOneLimiterWindow } from './support/limiter-window'
 
 const SECRET = 'publish-test-secret'
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -268,11 +269,15 @@ describe('POST /api/publish', () => {
 
   it('answers 429 once a client goes over the rate limit', async () => {
     const { bindings } = await setup()
-    const statuses: number[] = []
-    for (let call = 0; call < 12; call++)
-      statuses.push(
-        (await publish(bindings, '{}', { client: '2001:db8:2::1', sign: false })).status
-      )
+    // A client of its own for each run: a run that straddled the limiter's rollover is run again.
+    const statuses = await inOneLimiterWindow(60, async (attempt) => {
+      const answers: number[] = []
+      for (let call = 0; call < 12; call++)
+        answers.push(
+          (await publish(bindings, '{}', { client: `2001:db8:2::${attempt}`, sign: false })).status
+        )
+      return answers
+    })
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
     expect(statuses.slice(10)).toEqual([429, 429])
   })
