@@ -159,7 +159,7 @@ describe('unreadable bodies', () => {
 describe('rate limit', () => {
   it('allows 5 messages a minute per client, then answers 429 with Retry-After', async () => {
     // A fresh client and backend for each run: a run that straddled the limiter's rollover is run again.
-    const { statuses, refused } = await inOneLimiterWindow(60, async () => {
+    const { statuses, refused } = await inOneLimiterWindow(RATE_LIMIT_PERIOD_SECONDS, async () => {
       backend = fakeBackend()
       const client = newClient()
       const statuses: number[] = []
@@ -181,7 +181,7 @@ describe('rate limit', () => {
   })
 
   it('counts the plain form too, and shows the visitor the reason with the input kept', async () => {
-    const response = await inOneLimiterWindow(60, async () => {
+    const response = await inOneLimiterWindow(RATE_LIMIT_PERIOD_SECONDS, async () => {
       backend = fakeBackend()
       const client = newClient()
       for (let i = 0; i < 5; i += 1) await postJson(backend.env(), VALID, { client })
