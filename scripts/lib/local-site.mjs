@@ -48,23 +48,55 @@ export function freePort() {
  * @param {string} [options.readyPath] the address that must answer 200 before this resolves (default `/`)
  * @param {string} [options.script] a worker entry other than the first configuration's `main`, with
  *   that configuration's bindings (the cold bench's recording entry, scripts/bench/cold/worker.ts)
+ * @param {() => Promise<number>} [options.pickPort] how a port is picked (default freePort; a test's
+ *   own, to hand out a taken one)
+ * @param {string} [options.cli] the wrangler CLI to run (default the project's; a test's stand-in)
  * @returns {Promise<{ origin: string, processGroup: number, inspectorPort: number, stop: () => Promise<void> }>}
  *   processGroup: the process group of wrangler and the workerd it runs; inspectorPort: where
  *   wrangler's inspector proxy answers for the first configuration's worker
  */
-export async function startSite({
-  vars = {},
-  persistTo,
-  logFile,
-  timeoutMs = 180_000,
-  production = false,
-  configs = ['wrangler.toml', 'content-service/wrangler.toml'],
-  readyPath = '/',
-  script,
-}) {
-  const port = await freePort()
-  const inspectorPort = await freePort()
-  const args = [WRANGLER, 'dev', ...(script ? [script] : [])]
+export async function startSite(options) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSiteOnce(options, attempt)
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) throw error
+    }
+  }
+}
+
+/**
+ * How often a start is tried, each on ports picked afresh. A port found free may be taken before
+ * wrangler binds it (another server of the run, or any process's outgoing connection, gets it from
+ * the same ephemeral range); wrangler then exits saying "Address already in use".
+ */
+export const START_ATTEMPTS = 3
+
+class PortTaken extends Error {}
+
+/**
+ * @param {Parameters<typeof startSite>[0]} options
+ * @param {number} attempt 1 for the first; a later one appends to the log
+ * @returns {ReturnType<typeof startSite>}
+ */
+async function startSiteOnce(
+  {
+    vars = {},
+    persistTo,
+    logFile,
+    timeoutMs = 180_000,
+    production = false,
+    configs = ['wrangler.toml', 'content-service/wrangler.toml'],
+    readyPath = '/',
+    script,
+    pickPort = freePort,
+    cli = WRANGLER,
+  },
+  attempt
+) {
+  const port = await pickPort()
+  const inspectorPort = await pickPort()
+  const args = [cli, 'dev', ...(script ? [script] : [])]
   args.push(...configs.flatMap((config) => ['-c', config]))
   args.push('--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort))
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn')
@@ -72,7 +104,8 @@ export async function startSite({
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`)
 
   mkdirSync(path.dirname(logFile), { recursive: true })
-  const log = createWriteStream(logFile)
+  const log = createWriteStream(logFile, { flags: attempt > 1 ? 'a' : 'w' })
+  if (attempt > 1) log.write(`\n(start ${attempt} of ${START_ATTEMPTS}, on ports picked afresh)\n`)
   // Its own process group, so stopping it also stops workerd.
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -87,7 +120,13 @@ export async function startSite({
   })
   child.stdout.pipe(log)
   child.stderr.pipe(log)
+  let said = ''
+  const listen = (/** @type {Buffer} */ chunk) => (said = (said + chunk).slice(-4096))
+  child.stdout.on('data', listen)
+  child.stderr.on('data', listen)
   const exited = new Promise((resolve) => child.once('exit', resolve))
+  /** Settles once its output is read to the end as well. */
+  const closed = new Promise((resolve) => child.once('close', resolve))
   const stopOnExit = () => kill(child, 'SIGKILL')
   const stopOnSignal = (/** @type {NodeJS.Signals} */ signal) => {
     kill(child, 'SIGKILL')
@@ -111,11 +150,17 @@ export async function startSite({
   const origin = `http://127.0.0.1:${port}`
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
-    if ((await statusOf(`${origin}${readyPath}`)) === 200)
+    if (child.exitCode !== null) {
+      await stop()
+      await closed
+      const Failure = /Address already in use/.test(said) ? PortTaken : Error
+      throw new Failure(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
+    }
+    // Whichever comes first: an answer, or wrangler's exit (a taken port's holder may never answer).
+    const status = await Promise.race([statusOf(`${origin}${readyPath}`), exited.then(() => 0)])
+    if (status === 200 && child.exitCode === null)
       return { origin, processGroup: /** @type {number} */ (child.pid), inspectorPort, stop }
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, 500)), exited])
   }
   await stop()
   throw new Error(
