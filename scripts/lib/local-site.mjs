@@ -118,8 +118,11 @@ async function startSiteOnce(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  child.stdout.pipe(log)
-  child.stderr.pipe(log)
+  child.stdout.pipe(log, { end: false })
+  child.stderr.pipe(log, { end: false })
+  child.once('close', () => log.end())
+  /** Settles once all wrangler said is in the log file. */
+  const logged = new Promise((resolve) => log.once('finish', resolve))
   let said = ''
   const listen = (/** @type {Buffer} */ chunk) => (said = (said + chunk).slice(-4096))
   child.stdout.on('data', listen)
@@ -153,6 +156,7 @@ async function startSiteOnce(
     if (child.exitCode !== null) {
       await stop()
       await closed
+      await logged
       const Failure = /Address already in use/.test(said) ? PortTaken : Error
       throw new Failure(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
     }
