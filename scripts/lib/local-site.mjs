@@ -122,7 +122,7 @@ async function startSiteOnce(
   child.stderr.pipe(log, { end: false })
   child.once('close', () => log.end())
   /** Settles once all wrangler said is in the log file. */
-  const logged = new Promise((resolve) => log.once('finish', resolve))
+  const logged = new Promise((resolve) => log.once('finish', () => resolve(undefined)))
   let said = ''
   const listen = (/** @type {Buffer} */ chunk) => (said = (said + chunk).slice(-4096))
   child.stdout.on('data', listen)
