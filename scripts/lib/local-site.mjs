@@ -121,15 +121,13 @@ async function startSiteOnce(
   child.stdout.pipe(log, { end: false })
   child.stderr.pipe(log, { end: false })
   child.once('close', () => log.end())
-  /** Settles once all wrangler said is in the log file. */
+  /** Settles once all wrangler said is in the log file (after its output closed). */
   const logged = new Promise((resolve) => log.once('finish', () => resolve(undefined)))
   let said = ''
   const listen = (/** @type {Buffer} */ chunk) => (said = (said + chunk).slice(-4096))
   child.stdout.on('data', listen)
   child.stderr.on('data', listen)
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  /** Settles once its output is read to the end as well. */
-  const closed = new Promise((resolve) => child.once('close', resolve))
   const stopOnExit = () => kill(child, 'SIGKILL')
   const stopOnSignal = (/** @type {NodeJS.Signals} */ signal) => {
     kill(child, 'SIGKILL')
@@ -155,7 +153,6 @@ async function startSiteOnce(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       await stop()
-      await closed
       await logged
       const Failure = /Address already in use/.test(said) ? PortTaken : Error
       throw new Failure(`wrangler dev exited with ${child.exitCode}; see ${logFile}`)
