@@ -3,12 +3,15 @@
  * image, no transform left for the visitor (decision 0029: the publish hook makes the renditions
  * the changed pages name, after its answer).
  *
- * A site of its own (a second `wrangler dev` with fresh state, on the camera-uploads CMS:
- * scripts/lib/camera-uploads/, 4000×3000 JPEGs of 2–6 MB), which has served no page yet. The CMS
- * calls the publish hook, signed as it signs it (scripts/lib/publish-signing.mjs), for the contact
- * page: two camera photos in 16 renditions, the kind of page with the fewest photos, since each
- * rendition the warm-up makes is a local AVIF transform of a 4000-px photo. The test then waits,
- * by asking the image route for every address the page names (each width of each `srcset`) with
+ * A site of its own (a second `wrangler dev` with fresh state), which has served no page yet, on
+ * the camera-uploads CMS (scripts/lib/camera-uploads/) where the editor has uploaded camera photos
+ * (4000×3000 JPEGs of 2–6 MB) for the contact page and the rest of the site still shows the bundled
+ * images. The CMS calls the publish hook, signed as it signs it (scripts/lib/publish-signing.mjs),
+ * for the contact payload. Every page shows that payload (the footer's contacts), so the warm-up
+ * makes the renditions of every page: the bundled images', small, and the contact page's two camera
+ * photos in 16 renditions, each a local AVIF transform of a 4000-px photo (with camera photos on
+ * every page, this one publish cost a quarter of the browser stage's CPU: decision 0035). The test
+ * then waits, by asking the image route for every address the page names (each width of each `srcset`) with
  * `Cache-Control: only-if-cached` (which never makes one), until every rendition is there. Then a
  * phone (375 px, DPR 2) visits the page for the first time and scrolls to its end: every image
  * the browser asks for is answered 200 from the cache, and every image in view shows.
@@ -28,7 +31,7 @@ import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test } from './fixtu
 const PUBLISH_SECRET = 'e2e-publish-secret'
 /** The page the change is about, and the payload it is rendered from. */
 const CHANGED_PAGE = '/ru/contact-us'
-const CHANGED_PAYLOAD = 'contact-us'
+const CHANGED_PAYLOAD = 'contact-us' as const
 /** How long the warm-up may take on a busy machine: every rendition of the page, transformed locally. */
 const WARM_UP_DEADLINE_MS = 900_000
 /** Chromium's Accept for images: what the visitor's browser will send. */
@@ -41,7 +44,7 @@ test.describe('the first visit after a publish, with camera uploads', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000)
-    backend = await startCameraBackend({ port: 0 })
+    backend = await startCameraBackend({ port: 0, uploadsIn: [CHANGED_PAYLOAD] })
     // Cold: a state folder of its own, empty, and no page rendered before the publish (the
     // readiness check asks for robots.txt, which reads no content).
     const state = path.join(ROOT, '.wrangler/state-e2e-after-publish')

@@ -14,4 +14,13 @@ export type CameraBackend = {
 export function startCameraBackend(options?: {
   port?: number
   host?: string
+  /** The calls whose payloads carry the uploads (default: every call); the others keep the bundled images. */
+  uploadsIn?: (
+    | 'get-home-page'
+    | 'get-about-page'
+    | 'get-enterprises-page'
+    | 'contact-us'
+    | 'navbar-data'
+    | 'page-meta-data'
+  )[]
 }): Promise<CameraBackend>

@@ -18,6 +18,10 @@
  *   backend.photos   // Map '/uploads/<name>' -> { file, bytes, width, height }
  *   await backend.close()
  *
+ * `uploadsIn` names the calls whose payloads carry the uploads (default: every call): an editor who
+ * has uploaded camera photos for one page while the rest of the site still shows the bundled images
+ * (the site's own small assets), as tests/e2e/images-after-publish.spec.ts needs.
+ *
  * Every answer is logged nowhere and nothing is fetched from outside; POST messages answers 200.
  */
 import { createReadStream, statSync } from 'node:fs'
@@ -40,13 +44,26 @@ const PAGE_CALLS = {
   'navbar-data': 'navbar',
 }
 
+/** Every call the backend answers with a payload: PAGE_CALLS and page-meta-data. */
+const CALLS = [...Object.keys(PAGE_CALLS), 'page-meta-data']
+
 /**
- * @param {{ port?: number, host?: string }} [options]
+ * @param {{ port?: number, host?: string, uploadsIn?: string[] }} [options]
  * @returns {Promise<{ origin: string, photos: Map<string, { file: string, bytes: number, width: number, height: number }>, close: () => Promise<void> }>}
  */
-export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) {
+export async function startCameraBackend({ port = 0, host = '127.0.0.1', uploadsIn = CALLS } = {}) {
+  const unknown = uploadsIn.filter((call) => !CALLS.includes(call))
+  if (unknown.length)
+    throw new Error(`camera uploads: no call ${unknown.join(', ')}; calls: ${CALLS.join(', ')}`)
   const seed = readSeed()
-  const uploads = uploadNames(seed)
+  const uploads = uploadNames({
+    pages: Object.fromEntries(
+      Object.entries(PAGE_CALLS)
+        .filter(([call]) => uploadsIn.includes(call))
+        .map(([, slug]) => [slug, seed.pages[slug]])
+    ),
+    pageMeta: uploadsIn.includes('page-meta-data') ? seed.pageMeta : {},
+  })
   const photos = await generatePhotos(uploads)
   let origin = ''
 
@@ -70,15 +87,16 @@ export async function startCameraBackend({ port = 0, host = '127.0.0.1' } = {}) 
     }
     if (request.method !== 'GET')
       return json(response, 405, { message: `${request.method} is not served` })
-    if (call in PAGE_CALLS)
-      return json(response, 200, {
-        payload: withUploads(seed.pages[PAGE_CALLS[call]], uploads, origin),
+    const answer = (payload) =>
+      json(response, 200, {
+        payload: uploadsIn.includes(call) ? withUploads(payload, uploads, origin) : payload,
       })
+    if (call in PAGE_CALLS) return answer(seed.pages[PAGE_CALLS[call]])
     if (call === 'page-meta-data') {
       const page = url.searchParams.get('page') ?? ''
       const meta = seed.pageMeta[page]
       return meta
-        ? json(response, 200, { payload: withUploads(meta, uploads, origin) })
+        ? answer(meta)
         : json(response, 404, { message: `No meta data for page "${page}"` })
     }
     return json(response, 404, { message: `Not found: ${url.pathname}` })
