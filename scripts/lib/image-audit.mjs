@@ -4,7 +4,9 @@
  * broken) and scripts/bench/images.mjs (image bytes, oversize ratio), so both measure the same thing.
  *
  * At each step it waits for what the visitor sees: every image in the viewport finished (loaded
- * or failed). Images never in the viewport (carousel slides off to the side) are not judged.
+ * or failed). Images never in the viewport (carousel slides off to the side) are not judged. An
+ * image that comes into view between that wait and the look (an autoplaying carousel's next slide)
+ * is waited for at the end, so that it is judged loaded or broken, never half-way.
  */
 
 /**
@@ -13,6 +15,7 @@
  * @property {string} className
  * @property {number} naturalWidth 0 for a broken image (density-corrected: for a srcset candidate,
  *   the browser reports the width `sizes` gave it, not the file's)
+ * @property {boolean} complete false for one still loading when the last step's time ran out
  * @property {number} pixelWidth the file's own width in pixels
  * @property {number} displayedWidth the content box's width in CSS px
  * @property {number} oversize pixelWidth / (displayedWidth × devicePixelRatio)
@@ -59,6 +62,13 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
     if (end) break
     top += step
   }
+  await page
+    .waitForFunction(
+      () => [.../** @type {any} */ (window).__imagesSeen].every((image) => image.complete),
+      undefined,
+      { timeout: stepTimeoutMs, polling: 100 }
+    )
+    .catch(() => undefined) // judged below: `complete` false
   return page.evaluate(async () => {
     const ratio = window.devicePixelRatio
     /** @type {HTMLImageElement[]} */
@@ -83,6 +93,7 @@ export async function scrollThroughImages(page, { stepTimeoutMs = 30_000 } = {})
           src,
           className: image.className,
           naturalWidth: image.naturalWidth,
+          complete: image.complete,
           pixelWidth,
           displayedWidth,
           oversize: displayedWidth > 0 ? pixelWidth / (displayedWidth * ratio) : 0,

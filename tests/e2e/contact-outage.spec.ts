@@ -11,8 +11,9 @@
  */
 import { execFile } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
-import { readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { promisify } from 'node:util'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { en } from '../../src/shared/i18n/en'
@@ -44,32 +45,30 @@ async function prepareContentDatabase(): Promise<void> {
   )
 }
 
-/** The messages the reference service stored with these comments. */
-async function storedMessages(
+/**
+ * The messages the reference service stored with these comments, read from its local D1 database
+ * (one SQLite file under STATE, opened read-only beside the running service) rather than through
+ * `wrangler d1 execute`, which starts a Workers runtime for every read: a few CPU-seconds each, and
+ * this test reads once a second while it waits.
+ */
+function storedMessages(
   comments: string
-): Promise<{ name: string; email: string; comments: string; idempotency_key: string }[]> {
-  const sql = `SELECT name, email, comments, idempotency_key FROM messages WHERE comments = '${comments.replaceAll("'", "''")}'`
-  const { stdout } = await run(
-    WRANGLER,
-    [
-      'd1',
-      'execute',
-      'CONTENT_DB',
-      '-c',
-      'content-service/wrangler.toml',
-      '--local',
-      '--persist-to',
-      STATE,
-      '--json',
-      '--command',
-      sql,
-    ],
-    { cwd: ROOT, env: wranglerEnv }
+): { name: string; email: string; comments: string; idempotency_key: string }[] {
+  const folder = path.join(STATE, 'v3/d1/miniflare-D1DatabaseObject')
+  const files = readdirSync(folder).filter(
+    (file) => file.endsWith('.sqlite') && file !== 'metadata.sqlite'
   )
-  const [result] = JSON.parse(stdout) as {
-    results: { name: string; email: string; comments: string; idempotency_key: string }[]
-  }[]
-  return result?.results ?? []
+  if (files.length !== 1)
+    throw new Error(`expected one D1 database in ${folder}, found ${files.join(', ') || 'none'}`)
+  const database = new DatabaseSync(path.join(folder, files[0]!), { readOnly: true })
+  try {
+    const rows = database
+      .prepare('SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?')
+      .all(comments) as { name: string; email: string; comments: string; idempotency_key: string }[]
+    return rows.map((row) => ({ ...row }))
+  } finally {
+    database.close()
+  }
 }
 
 /** A proxy to `target` that answers 503, as a CMS in maintenance does, while `down`. */
@@ -113,16 +112,12 @@ async function startOutageProxy(target: string) {
   })
 }
 
-async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms: number
-): Promise<T> {
+async function waitFor<T>(read: () => T, done: (value: T) => boolean, ms: number): Promise<T> {
   const deadline = Date.now() + ms
-  let value = await read()
+  let value = read()
   while (!done(value) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1_000))
-    value = await read()
+    value = read()
   }
   return value
 }
@@ -220,7 +215,7 @@ test.describe('the contact form during a CMS outage', () => {
     ).toBeVisible()
 
     expect(proxy!.refused).toBeGreaterThanOrEqual(2)
-    expect(await storedMessages(island.comments)).toEqual([])
+    expect(storedMessages(island.comments)).toEqual([])
 
     proxy!.down = false
     for (const message of [island, plain]) {
@@ -233,8 +228,8 @@ test.describe('the contact form during a CMS outage', () => {
     }
     // Retries still under way by now find the key stored: still one of each.
     await new Promise((resolve) => setTimeout(resolve, 4_000))
-    expect(await storedMessages(island.comments)).toHaveLength(1)
-    expect(await storedMessages(plain.comments)).toHaveLength(1)
+    expect(storedMessages(island.comments)).toHaveLength(1)
+    expect(storedMessages(plain.comments)).toHaveLength(1)
     await noJs.close()
     await context.close()
   })

@@ -33,7 +33,10 @@ async function expectNoBrokenImage(page: Page) {
   expect(images.length).toBeGreaterThan(0)
   const broken = images
     .filter((image) => image.naturalWidth === 0)
-    .map((image) => `${image.className || 'img'}: ${image.src}`)
+    .map(
+      (image) =>
+        `${image.className || 'img'}${image.complete ? '' : ' (still loading)'}: ${image.src}`
+    )
   expect(broken).toEqual([])
   const elsewhere = images.filter(
     (image) =>
