@@ -11,13 +11,13 @@
  */
 import { execFile } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { promisify } from 'node:util'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { en } from '../../src/shared/i18n/en'
 import { expect, gotoAndHydrate, test, type Page } from './fixtures'
+import { storedMessages } from './stored-messages'
 
 const run = promisify(execFile)
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')
@@ -43,32 +43,6 @@ async function prepareContentDatabase(): Promise<void> {
     ['content-service/scripts/seed.mjs', '--local', '--persist-to', STATE],
     { cwd: ROOT, env: wranglerEnv }
   )
-}
-
-/**
- * The messages the reference service stored with these comments, read from its local D1 database
- * (one SQLite file under STATE, opened read-only beside the running service) rather than through
- * `wrangler d1 execute`, which starts a Workers runtime for every read: a few CPU-seconds each, and
- * this test reads once a second while it waits.
- */
-function storedMessages(
-  comments: string
-): { name: string; email: string; comments: string; idempotency_key: string }[] {
-  const folder = path.join(STATE, 'v3/d1/miniflare-D1DatabaseObject')
-  const files = readdirSync(folder).filter(
-    (file) => file.endsWith('.sqlite') && file !== 'metadata.sqlite'
-  )
-  if (files.length !== 1)
-    throw new Error(`expected one D1 database in ${folder}, found ${files.join(', ') || 'none'}`)
-  const database = new DatabaseSync(path.join(folder, files[0]!), { readOnly: true })
-  try {
-    const rows = database
-      .prepare('SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?')
-      .all(comments) as { name: string; email: string; comments: string; idempotency_key: string }[]
-    return rows.map((row) => ({ ...row }))
-  } finally {
-    database.close()
-  }
 }
 
 /** A proxy to `target` that answers 503, as a CMS in maintenance does, while `down`. */
@@ -215,12 +189,12 @@ test.describe('the contact form during a CMS outage', () => {
     ).toBeVisible()
 
     expect(proxy!.refused).toBeGreaterThanOrEqual(2)
-    expect(storedMessages(island.comments)).toEqual([])
+    expect(storedMessages(STATE, island.comments)).toEqual([])
 
     proxy!.down = false
     for (const message of [island, plain]) {
       const stored = await waitFor(
-        () => storedMessages(message.comments),
+        () => storedMessages(STATE, message.comments),
         (rows) => rows.length > 0,
         60_000
       )
@@ -228,8 +202,8 @@ test.describe('the contact form during a CMS outage', () => {
     }
     // Retries still under way by now find the key stored: still one of each.
     await new Promise((resolve) => setTimeout(resolve, 4_000))
-    expect(storedMessages(island.comments)).toHaveLength(1)
-    expect(storedMessages(plain.comments)).toHaveLength(1)
+    expect(storedMessages(STATE, island.comments)).toHaveLength(1)
+    expect(storedMessages(STATE, plain.comments)).toHaveLength(1)
     await noJs.close()
     await context.close()
   })

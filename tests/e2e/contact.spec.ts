@@ -9,15 +9,14 @@
  * Every test sends its own CF-Connecting-IP, as Cloudflare's edge would, so the per-client rate
  * limit (5 a minute) counts each test apart.
  */
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
 import { expect, gotoAndHydrate, test, type Page } from './fixtures'
+import { storedMessages as readStoredMessages, type StoredMessage } from './stored-messages'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const seed = JSON.parse(
@@ -76,34 +75,13 @@ function uniqueComments(lng: string): string {
 }
 
 /**
- * The messages the reference service stored with these comments: `wrangler d1 execute` on the
- * local database the e2e server uses (.wrangler/state, see package.json `e2e:server`).
+ * The messages the reference service stored with these comments, in the local database the e2e
+ * server uses (.wrangler/state, see package.json `e2e:server`), without their idempotency keys.
  */
-async function storedMessages(
-  comments: string
-): Promise<{ name: string; email: string; comments: string }[]> {
-  const sql = `SELECT name, email, comments FROM messages WHERE comments = '${comments.replaceAll("'", "''")}'`
-  const { stdout } = await promisify(execFile)(
-    `${root}node_modules/.bin/wrangler`,
-    [
-      'd1',
-      'execute',
-      'CONTENT_DB',
-      '-c',
-      'content-service/wrangler.toml',
-      '--local',
-      '--persist-to',
-      '.wrangler/state',
-      '--json',
-      '--command',
-      sql,
-    ],
-    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } }
+async function storedMessages(comments: string): Promise<Omit<StoredMessage, 'idempotency_key'>[]> {
+  return readStoredMessages(`${root}.wrangler/state`, comments).map(
+    ({ idempotency_key: _key, ...message }) => message
   )
-  const [result] = JSON.parse(stdout) as {
-    results: { name: string; email: string; comments: string }[]
-  }[]
-  return result?.results ?? []
 }
 
 /** Reads D1 only when the config started the server, whose database we know. */
