@@ -35,8 +35,10 @@ function languageAndPage(address: string): [string, string] {
 
 for (const [device, screen] of SCREENS) {
   test.describe(`on a ${device}`, () => {
-    // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
-    test.describe.configure({ timeout: 60_000 + 2 * IMAGE_WAIT_MS })
+    // The first visit of a fresh server transforms every image it shows (sharp, on a shared
+    // machine): the load may wait one transform, the scroll through the images two, and the
+    // screenshot has its own bound (./engines/playwright-visitor.ts).
+    test.describe.configure({ timeout: 90_000 + 3 * IMAGE_WAIT_MS })
 
     for (const address of PAGE_ADDRESSES) {
       test(`${address} fits the screen, loads every image it shows and logs no error`, async ({
@@ -67,7 +69,10 @@ for (const [device, screen] of SCREENS) {
           main: 1,
           footer: true,
         })
-        const images = await visitor.run(scrollThroughImages, IMAGE_WAIT_MS + 15_000)
+        const images = await visitor.run(scrollThroughImages, {
+          stepMs: IMAGE_WAIT_MS + 15_000,
+          walkMs: 2 * IMAGE_WAIT_MS,
+        })
         expect(images.length, 'images seen while scrolling').toBeGreaterThan(0)
         expect(
           images.filter((image) => !image.complete).map((image) => image.src),

@@ -107,11 +107,18 @@ export type SeenImage = { src: string; className: string; naturalWidth: number; 
 
 /**
  * Scrolls the page to the bottom a screen at a time, as a visitor reading it would, waiting at each
- * step (up to `stepTimeoutMs`) for the images in view to finish; then back to the top. Returns the
- * images that were in view at some step (not a carousel's slides clipped off to the side, nor
- * hidden ones), with what they loaded. Same rules as scripts/lib/image-audit.mjs, in the page itself.
+ * step (up to `stepMs`) for the images in view to finish, and no longer in all than `walkMs`; then
+ * back to the top. Returns the images that were in view at some step (not a carousel's slides
+ * clipped off to the side, nor hidden ones), with what they loaded. Same rules as
+ * scripts/lib/image-audit.mjs, in the page itself.
  */
-export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenImage[]> {
+export async function scrollThroughImages({
+  stepMs,
+  walkMs,
+}: {
+  stepMs: number
+  walkMs: number
+}): Promise<SeenImage[]> {
   const seen = new Set<HTMLImageElement>()
   const inView = (image: HTMLImageElement) => {
     const box = image.getBoundingClientRect()
@@ -138,8 +145,9 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
     }
     return true
   }
-  // Every wait here is bounded, so a frame or a decode that never comes (a page the browser stopped
-  // painting) ends as the checks' named failure ("images still loading"), not the test's time-out.
+  // Every wait here is bounded, the whole walk too, so a frame or a decode that never comes (a page
+  // the browser stopped painting) ends as the checks' named failure ("images still loading"), not
+  // the test's time-out: once `walkMs` is spent, the steps left are only looked at.
   const atMost = <T>(promise: Promise<T>, ms: number) =>
     Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))])
   const frames = () =>
@@ -149,10 +157,11 @@ export async function scrollThroughImages(stepTimeoutMs: number): Promise<SeenIm
       ),
       2_000
     )
+  const walkDeadline = performance.now() + walkMs
   for (let top = 0; ;) {
     window.scrollTo({ top, behavior: 'instant' })
     await frames()
-    const deadline = performance.now() + stepTimeoutMs
+    const deadline = Math.min(performance.now() + stepMs, walkDeadline)
     let pending: HTMLImageElement[]
     do {
       pending = [...document.images].filter((image) => inView(image) && !image.complete)
