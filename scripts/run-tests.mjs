@@ -51,13 +51,16 @@ const LANES = [
     { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
   // The longest stage, alone in its lane: the other lane's five stages together take less.
-  // Debian's chromium, unless CHROME_PATH names another (CI: the runner's Google Chrome).
+  // Debian's chromium and its headless shell (docs/decisions/0036), unless CHROME_PATH names
+  // another (CI: the runner's Google Chrome).
   [
     {
       name: 'browser tests',
       script: 'test:e2e',
       summary: /^(e2e:|browser tests:)/,
-      browsers: process.env.CHROME_PATH ? [] : [SYSTEM_BROWSERS.chromium],
+      browsers: process.env.CHROME_PATH
+        ? []
+        : [SYSTEM_BROWSERS.chromium, SYSTEM_BROWSERS.chromiumHeadlessShell],
     },
   ],
 ]

@@ -1,11 +1,18 @@
 /**
- * Finds a Chromium for the browser tests without downloading one, in this order:
+ * Finds the Chromiums for the browser tests without downloading one.
+ *
+ * chromiumPath(), the whole browser (the bench, and the specs that need what only it has: the
+ * back/forward cache, prerendering as visitors get it), in this order:
  * 1. $CHROME_PATH when set;
  * 2. /usr/bin/chromium (Debian's package) when it exists (`npm test` installs it when it can:
  *    scripts/lib/system-browsers.mjs);
  * 3. the binary bundled in the `@sparticuz/chromium` npm package, extracted once into
  *    node_modules/.cache/sparticuz-chromium/<version>/ and checked with `--version` before use. It
  *    has no back/forward cache, so tests/e2e/back-forward-cache.spec.ts fails with it, saying why.
+ *
+ * headlessShellPath(), what every other browser spec drives (docs/decisions/0036): $CHROME_PATH when
+ * set; else /usr/bin/chromium-headless-shell, Debian's build of the same Chromium without the
+ * browser's shell (`npm test` installs it beside `chromium`); else chromiumPath().
  *
  * `node scripts/lib/chromium-path.mjs` prints the path it chose and its version; with `--bundled`,
  * only the path of the @sparticuz/chromium binary, whatever else is installed.
@@ -29,6 +36,7 @@ export const CHROMIUM_ARGS = [
 ]
 
 const DEBIAN_CHROMIUM = browserExecutable(SYSTEM_BROWSERS.chromium)
+const DEBIAN_HEADLESS_SHELL = browserExecutable(SYSTEM_BROWSERS.chromiumHeadlessShell)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** @returns {Promise<string>} the absolute path of a Chromium executable that starts. */
@@ -41,6 +49,12 @@ export async function chromiumPath() {
   }
   if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM
   return bundledChromium()
+}
+
+/** @returns {Promise<string>} the headless shell's path, else the whole browser's (chromiumPath()). */
+export async function headlessShellPath() {
+  if (!process.env.CHROME_PATH && existsSync(DEBIAN_HEADLESS_SHELL)) return DEBIAN_HEADLESS_SHELL
+  return chromiumPath()
 }
 
 /**

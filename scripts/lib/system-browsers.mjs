@@ -33,6 +33,11 @@ export const SYSTEM_BROWSERS = {
     file: 'chromium',
     why: 'the browser tests need a Chromium with the back/forward cache, which the @sparticuz/chromium build lacks',
   },
+  chromiumHeadlessShell: {
+    package: 'chromium-headless-shell',
+    file: 'chromium-headless-shell',
+    why: 'most browser tests drive the same Chromium as its headless shell, which spends less CPU per page',
+  },
   firefoxEsr: {
     package: 'firefox-esr',
     file: 'firefox-esr',

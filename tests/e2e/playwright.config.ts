@@ -21,7 +21,12 @@
  */
 import { createServer } from 'node:net'
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, chromiumPath, chromiumVersion } from '../../scripts/lib/chromium-path.mjs'
+import {
+  CHROMIUM_ARGS,
+  chromiumPath,
+  chromiumVersion,
+  headlessShellPath,
+} from '../../scripts/lib/chromium-path.mjs'
 
 async function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -46,10 +51,17 @@ if (UNKNOWN.length > 0) throw new Error(`E2E_ENGINES: unknown engine(s) ${UNKNOW
 /** The specs every engine runs: they reach the browser only through tests/e2e/engines/visitor.ts. */
 const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
 
+/**
+ * Two builds of one Chromium (docs/decisions/0036): the specs drive its headless shell
+ * (E2E_CHROMIUM_SHELL), which spends less CPU per page; back-forward-cache.spec.ts and
+ * prerender.spec.ts launch the whole browser (E2E_CHROMIUM), which has what they check.
+ */
 if (ENGINES.includes('chromium') && !process.env.E2E_CHROMIUM) {
   process.env.E2E_CHROMIUM = await chromiumPath()
+  process.env.E2E_CHROMIUM_SHELL = await headlessShellPath()
+  const shell = process.env.E2E_CHROMIUM_SHELL
   console.log(
-    `browser tests: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`
+    `browser tests: ${chromiumVersion(shell)} (${shell})${shell === process.env.E2E_CHROMIUM ? '' : `; the back/forward cache and prerender specs: ${chromiumVersion(process.env.E2E_CHROMIUM)} (${process.env.E2E_CHROMIUM})`}`
   )
 }
 
@@ -96,7 +108,7 @@ export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'we
         name: engine,
         use: {
           browserName: 'chromium',
-          launchOptions: { executablePath: process.env.E2E_CHROMIUM, args: CHROMIUM_ARGS },
+          launchOptions: { executablePath: process.env.E2E_CHROMIUM_SHELL, args: CHROMIUM_ARGS },
         },
       }
     if (engine === 'firefox' || engine === 'webkit')

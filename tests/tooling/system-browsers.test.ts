@@ -99,8 +99,8 @@ const npmTest = (
   options?: SpawnSyncOptions
 ) => run('scripts/run-tests.mjs', args, machine, env, options)
 
-describe('npm test on a machine without Debian’s chromium', () => {
-  it('installs it with apt-get, updating the package lists first on a fresh machine, says so in one line, and runs the browser tests', () => {
+describe('npm test on a machine without Debian’s chromium and its headless shell', () => {
+  it('installs both with apt-get, updating the package lists first on a fresh machine, says so in one line, and runs the browser tests', () => {
     const machine = freshMachine()
     const { status, lines, output } = npmTest(['browser tests'], machine, {
       FAKE_APT_MODE: 'fresh',
@@ -108,15 +108,16 @@ describe('npm test on a machine without Debian’s chromium', () => {
     expect(status, output).toBe(0)
     expect(lines.filter((line) => line.includes('apt-get'))).toEqual([
       expect.stringMatching(
-        /^npm test: installing chromium \(the browser tests need a Chromium with the back\/forward cache, .*\): apt-get install -y --no-install-recommends chromium$/
+        /^npm test: installing chromium chromium-headless-shell \(the browser tests need a Chromium with the back\/forward cache, .*; most browser tests drive .*\): apt-get install -y --no-install-recommends chromium chromium-headless-shell$/
       ),
     ])
     expect(aptCalls(machine)).toEqual([
-      'apt-get install -y --no-install-recommends chromium (DEBIAN_FRONTEND=noninteractive)',
+      'apt-get install -y --no-install-recommends chromium chromium-headless-shell (DEBIAN_FRONTEND=noninteractive)',
       'apt-get update (DEBIAN_FRONTEND=noninteractive)',
-      'apt-get install -y --no-install-recommends chromium (DEBIAN_FRONTEND=noninteractive)',
+      'apt-get install -y --no-install-recommends chromium chromium-headless-shell (DEBIAN_FRONTEND=noninteractive)',
     ])
     expect(existsSync(path.join(machine.binDir, 'chromium'))).toBe(true)
+    expect(existsSync(path.join(machine.binDir, 'chromium-headless-shell'))).toBe(true)
     expect(lines).toContainEqual(
       expect.stringMatching(/^ok browser tests \(\d+ s\): e2e: 3 passed, 0 failed, 0 skipped$/)
     )
@@ -128,8 +129,8 @@ describe('npm test on a machine without Debian’s chromium', () => {
     const { status, lines, output } = npmTest([], machine, { BROWSER_INSTALL_UID: '65534' })
     expect(status, output).toBe(1)
     expect(lines.slice(-2)).toEqual([
-      `npm test: not installed: ${machine.binDir}/chromium (the browser tests need a Chromium with the back/forward cache, which the @sparticuz/chromium build lacks). Install with:`,
-      '  sudo apt-get install -y chromium',
+      `npm test: not installed: ${machine.binDir}/chromium (the browser tests need a Chromium with the back/forward cache, which the @sparticuz/chromium build lacks); ${machine.binDir}/chromium-headless-shell (most browser tests drive the same Chromium as its headless shell, which spends less CPU per page). Install with:`,
+      '  sudo apt-get install -y chromium chromium-headless-shell',
     ])
     expect(output).not.toMatch(/^-> /m)
     expect(aptCalls(machine)).toEqual([])
@@ -140,7 +141,7 @@ describe('npm test on a machine without Debian’s chromium', () => {
     const { status, lines, output } = npmTest([], machine)
     expect(status, output).toBe(1)
     expect(lines.at(-1)).toMatch(
-      /^npm test: not installed: .*\/chromium \(.*\)\. This machine has no apt-get: install chromium with its package manager, then run this again\.$/
+      /^npm test: not installed: .*\/chromium \(.*\); .*\/chromium-headless-shell \(.*\)\. This machine has no apt-get: install chromium chromium-headless-shell with its package manager, then run this again\.$/
     )
     expect(output).not.toMatch(/^-> /m)
   })
@@ -152,8 +153,8 @@ describe('npm test on a machine without Debian’s chromium', () => {
     })
     expect(status, output).toBe(1)
     expect(lines.slice(-2)).toEqual([
-      `npm test: could not install chromium: apt-get failed (its output: ${logDir}/apt-get.log). Install with:`,
-      '  sudo apt-get install -y chromium',
+      `npm test: could not install chromium chromium-headless-shell: apt-get failed (its output: ${logDir}/apt-get.log). Install with:`,
+      '  sudo apt-get install -y chromium chromium-headless-shell',
     ])
     expect(readFileSync(`${logDir}/apt-get.log`, 'utf8')).toContain(
       'E: Unable to locate package (stand-in)'
@@ -161,9 +162,20 @@ describe('npm test on a machine without Debian’s chromium', () => {
     expect(output).not.toMatch(/^-> /m)
   })
 
-  it('installs nothing when chromium is there, when CHROME_PATH names another browser, or when no chosen stage drives a browser', () => {
+  it('installs only what is missing: the headless shell beside an installed chromium', () => {
+    const machine = freshMachine()
+    writeFileSync(path.join(machine.binDir, 'chromium'), '#!/bin/sh\n', { mode: 0o755 })
+    const { status, output } = npmTest(['browser tests'], machine)
+    expect(status, output).toBe(0)
+    expect(aptCalls(machine)).toEqual([
+      'apt-get install -y --no-install-recommends chromium-headless-shell (DEBIAN_FRONTEND=noninteractive)',
+    ])
+  })
+
+  it('installs nothing when both are there, when CHROME_PATH names another browser, or when no chosen stage drives a browser', () => {
     const installed = freshMachine()
-    writeFileSync(path.join(installed.binDir, 'chromium'), '#!/bin/sh\n', { mode: 0o755 })
+    for (const file of ['chromium', 'chromium-headless-shell'])
+      writeFileSync(path.join(installed.binDir, file), '#!/bin/sh\n', { mode: 0o755 })
     expect(npmTest(['browser tests'], installed).status).toBe(0)
     expect(aptCalls(installed)).toEqual([])
 
@@ -172,6 +184,7 @@ describe('npm test on a machine without Debian’s chromium', () => {
     expect(npmTest(['freshness'], other).status).toBe(0)
     expect(aptCalls(other)).toEqual([])
     expect(existsSync(path.join(other.binDir, 'chromium'))).toBe(false)
+    expect(existsSync(path.join(other.binDir, 'chromium-headless-shell'))).toBe(false)
   })
 })
 
