@@ -56,7 +56,7 @@ const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
  * (E2E_CHROMIUM_SHELL), which spends less CPU per page; back-forward-cache.spec.ts and
  * prerender.spec.ts launch the whole browser (E2E_CHROMIUM), which has what they check.
  */
-if (ENGINES.includes('chromium') && !process.env.E2E_CHROMIUM) {
+if (ENGINES.includes('chromium') && !(process.env.E2E_CHROMIUM && process.env.E2E_CHROMIUM_SHELL)) {
   process.env.E2E_CHROMIUM = await chromiumPath()
   process.env.E2E_CHROMIUM_SHELL = await headlessShellPath()
   const shell = process.env.E2E_CHROMIUM_SHELL
