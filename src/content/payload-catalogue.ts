@@ -66,6 +66,28 @@ export function pageMetaPath(metaPath: string, page: string): string {
 }
 
 /**
+ * The page (its key, without language prefix) each page payload is the content of (spec section 7).
+ * Other pages may show some of it too (every footer shows the contacts), but an editor's change to it
+ * is a change to this page.
+ */
+const PAGE_OF_ENDPOINT: Partial<Record<PayloadEndpoint, string>> = {
+  'get-home-page': '/',
+  'get-about-page': '/about',
+  'get-enterprises-page': '/enterprises',
+  'contact-us': '/contact-us',
+}
+
+/**
+ * The page whose own content the payload tagged `tag` is (see payloadTag): a page payload's page, or
+ * the page a page's meta data names; undefined for one no page owns (`payload:navbar-data`).
+ */
+export function pageOfTag(tag: string): string | undefined {
+  const [endpoint = '', page] = tag.replace(/^payload:/, '').split(/:(.*)/)
+  if (endpoint === 'page-meta-data') return page || undefined
+  return PAGE_OF_ENDPOINT[endpoint as PayloadEndpoint]
+}
+
+/**
  * The Cache-Tag of the payload at `path`: `payload:navbar-data`, `payload:page-meta-data:/about`.
  * Tags hold no commas or spaces, the separators of the Cache-Tag header.
  */

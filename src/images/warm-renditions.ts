@@ -6,6 +6,10 @@
  * Firefox and Safari 16.4+ all list `image/avif` when they ask for an image), into the cache the
  * image route reads: the first visitor of a changed page gets hits, not transforms and not a 503.
  *
+ * The changed payloads' own pages come first (the contact page for `contact-us`, which every
+ * footer shows too): the page an editor changed is the one whose photos are new, and the one they
+ * open next to see their change; the other pages' renditions follow as the budget allows.
+ *
  * It runs after the hook's answer (waitUntil), on the site's own origin and zone, where the route's
  * Cache API keys live. Bounded per change: at most MAX_PAGES_PER_CHANGE pages rendered, at most
  * MAX_RENDITIONS_PER_CHANGE renditions made, within IMAGE_WARM_BUDGET_MS, and through background
@@ -13,6 +17,7 @@
  * made by the first visitor who asks, as before.
  */
 import type { PayloadsChangedListener } from '../content/refresh'
+import { pageOfTag } from '../content/payload-catalogue'
 import type { Bindings } from '../env'
 import { reportBackgroundError } from '../observability'
 import { decodeCharacterReferences, tokenizeHtml } from '../content/html-tokenizer'
@@ -100,6 +105,19 @@ function pageLinks(html: string): string[] {
     if (path.startsWith('/') && !path.startsWith('//')) links.push(path)
   }
   return links
+}
+
+/**
+ * `pages` with those of the changed payloads' own pages (payload-catalogue's pageOfTag) first, in
+ * every language, each group in its order.
+ */
+export function ownPagesFirst<P extends { path: string }>(
+  pages: readonly P[],
+  changedTags: readonly string[]
+): P[] {
+  const own = new Set(changedTags.map(pageOfTag))
+  const isOwn = (page: P) => own.has(splitLanguagePrefix(page.path).path)
+  return [...pages.filter(isOwn), ...pages.filter((page) => !isOwn(page))]
 }
 
 /**
@@ -195,17 +213,22 @@ export async function warmChangedRenditions(options: {
   isPage: (pageKey: string) => boolean
   render: PageRenderer
   context: RenderContext
+  /** Renditions made at most (default MAX_RENDITIONS_PER_CHANGE). */
+  limit?: number
 }): Promise<WarmReport> {
   const started = Date.now()
   const deadline = started + warmBudgetMs(options.context.env)
-  const pages = await pagesShowing(
-    options.changedTags,
-    options.pagePaths,
-    options.isPage,
-    options.render,
-    deadline
+  const pages = ownPagesFirst(
+    await pagesShowing(
+      options.changedTags,
+      options.pagePaths,
+      options.isPage,
+      options.render,
+      deadline
+    ),
+    options.changedTags
   )
-  const { named, outcomes } = await warmRenditions(pages, options.context, deadline)
+  const { named, outcomes } = await warmRenditions(pages, options.context, deadline, options.limit)
   const report: WarmReport = {
     pages: pages.map(({ path }) => path),
     named,

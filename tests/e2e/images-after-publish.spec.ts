@@ -8,10 +8,10 @@
  * (4000×3000 JPEGs of 2–6 MB) for the contact page and the rest of the site still shows the bundled
  * images. The CMS calls the publish hook, signed as it signs it (scripts/lib/publish-signing.mjs),
  * for the contact payload. Every page shows that payload (the footer's contacts), so the warm-up
- * makes the renditions of every page: the bundled images', small, and the contact page's two camera
- * photos in 16 renditions, each a local AVIF transform of a 4000-px photo (with camera photos on
- * every page, this one publish cost a quarter of the browser stage's CPU: decision 0035). The test
- * then waits, by asking the image route for every address the page names (each width of each `srcset`) with
+ * makes the renditions of every page, the contact page's first (decision 0037): its two camera
+ * photos in 16 renditions, each a local AVIF transform of a 4000-px photo, then the other pages'
+ * bundled images, which the site is stopped before it has all made (some 170 more transforms, most
+ * of this spec's CPU before decision 0037). The test then waits, by asking the image route for every address the page names (each width of each `srcset`) with
  * `Cache-Control: only-if-cached` (which never makes one), until every rendition is there. Then a
  * phone (375 px, DPR 2) visits the page for the first time and scrolls to its end: every image
  * the browser asks for is answered 200 from the cache, and every image in view shows.

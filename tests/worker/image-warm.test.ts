@@ -17,9 +17,11 @@ import { acquireTransformSlot, type TransformSlot } from '../../src/images/trans
 import {
   imageAddresses,
   MAX_RENDITIONS_PER_CHANGE,
+  warmChangedRenditions,
   warmRenditions,
   WARM_ACCEPT,
 } from '../../src/images/warm-renditions'
+import { isPagePath, PAGE_PATHS } from '../../src/routes/pages'
 import { json, samplePayloads } from './support/fake-backend'
 import { contextWithWorkersCache } from './support/freshness'
 import { ACCEPT, decodeBase64, fakeCms, fetchImage, imageInfo, serveBytes } from './support/images'
@@ -123,14 +125,19 @@ function siteWith(files: string[]) {
   }
   answers['get-enterprises-page'] = enterprisesShowing(cms.url)
   show(files)
-  return { cms, images, show, bindings: cms.bindings }
+  return { cms, answers, images, show, bindings: cms.bindings }
 }
 
-/** The distinct image addresses of the home page in every language, as the worker renders them now. */
-async function homeAddresses(bindings: Bindings): Promise<string[]> {
-  const pages = await Promise.all(['/', '/en', '/ru'].map((path) => fetchPage(path, bindings)))
+/** The distinct image addresses of `paths`' pages, as the worker renders them now. */
+async function addressesOf(paths: string[], bindings: Bindings): Promise<string[]> {
+  const pages = await Promise.all(paths.map((path) => fetchPage(path, bindings)))
   const htmls = await Promise.all(pages.map((page) => page.text()))
   return [...new Set(htmls.flatMap((html) => imageAddresses(html)))]
+}
+
+/** The distinct image addresses of the home page in every language. */
+function homeAddresses(bindings: Bindings): Promise<string[]> {
+  return addressesOf(['/', '/en', '/ru'], bindings)
 }
 
 /** Whether each of `addresses` is cached, asked as only-if-cached (which never makes one): its status. */
@@ -234,6 +241,66 @@ describe('renditions after a content change', () => {
       }
       // The visitor's requests transformed nothing.
       expect(site.images.counts.transforms).toBe(afterWarmUp)
+    }
+  )
+
+  it(
+    'a change to the contact payload, which every footer shows, makes the contact page’s renditions before any other page’s',
+    SLOW,
+    async () => {
+      // A banner no other test shows: its renditions are this test's to make, or not.
+      const site = siteWith(['hero-contact-first.jpg'])
+      const contact = samplePayloads['contact-us'] as Record<string, unknown>
+      site.answers['contact-us'] = json({
+        payload: {
+          ...contact,
+          firstBanner: site.cms.url('office-1.jpg'),
+          secondBanner: site.cms.url('office-2.jpg'),
+        },
+      })
+      for (const file of ['office-1.jpg', 'office-2.jpg']) site.answers[file] = serveBytes(photo)
+      const contactPage = await addressesOf(
+        ['/contact-us', '/en/contact-us', '/ru/contact-us'],
+        site.bindings
+      )
+      const banner = (await homeAddresses(site.bindings)).filter((a) =>
+        a.includes('hero-contact-first.jpg')
+      )
+      expect(renditionsOf(contactPage, site.cms.url('office-')).size).toBeGreaterThan(2)
+      expect(banner.length).toBeGreaterThan(1)
+
+      // Room for the contact page's renditions only: every page shows the changed payload, and
+      // the home page comes first in the navbar, but the contact page's are the ones made.
+      const limit = renditionsOf(contactPage, '').size
+      const ctx = contextWithWorkersCache().ctx
+      const report = await warmChangedRenditions({
+        changedTags: ['payload:contact-us'],
+        pagePaths: PAGE_PATHS,
+        isPage: isPagePath,
+        render: (path) =>
+          worker.fetch(
+            new Request(new URL(path, 'http://localhost'), { headers: { Accept: 'text/html' } }),
+            site.bindings,
+            ctx
+          ),
+        context: {
+          env: site.bindings,
+          origin: 'http://localhost',
+          waitUntil: (promise) => ctx.waitUntil(promise),
+          report: () => {},
+        },
+        limit,
+      })
+      await waitOnExecutionContext(ctx)
+      expect(report.pages.slice(0, 3).sort()).toEqual([
+        '/contact-us',
+        '/en/contact-us',
+        '/ru/contact-us',
+      ])
+      expect(report.pages.length).toBeGreaterThan(3)
+      expect(report.outcomes.made).toBe(limit)
+      expect(await cachedStatuses(contactPage, site.bindings)).toEqual(contactPage.map(() => 200))
+      expect(await cachedStatuses(banner, site.bindings)).toEqual(banner.map(() => 504))
     }
   )
 
