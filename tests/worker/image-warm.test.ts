@@ -277,7 +277,7 @@ describe('renditions after a content change', () => {
         changedTags: ['payload:contact-us'],
         pagePaths: PAGE_PATHS,
         isPage: isPagePath,
-        render: (path) =>
+        render: async (path) =>
           worker.fetch(
             new Request(new URL(path, 'http://localhost'), { headers: { Accept: 'text/html' } }),
             site.bindings,
