@@ -1,21 +1,22 @@
 /**
- * No broken image, as a visitor scrolls each kind of page to the bottom in Chromium, at 375 px
- * (DPR 2, a phone, which asks for other renditions than DPR 1) with the bundled content (the
- * config's server), and with camera uploads (4000×3000 JPEGs of 2–6 MB on a CMS origin of their
- * own: scripts/lib/camera-uploads/, and a second `wrangler dev` whose API_HOST is that origin,
- * started here). Camera uploads are visited on the phone only, as the bench's camera step does: a
- * desktop's renditions of the same photos are other widths made by the same code (a 1920-px AVIF
- * of one costs about 4.4 CPU-s in the local Images binding, a 768-px one 1.2), and the route makes
- * every width of a camera photo in tests/worker/image-route.test.ts; what a desktop adds in a
- * browser is whether the wider AVIFs are made within the route's wait on this machine, a figure that
- * follows its load. Every image the visitor has in view must load
+ * No broken image, as a visitor scrolls each kind of page to the bottom in Chromium, with camera
+ * uploads (4000×3000 JPEGs of 2–6 MB on a CMS origin of their own: scripts/lib/camera-uploads/, and
+ * a second `wrangler dev` whose API_HOST is that origin, started here), at 375 px (DPR 2, a phone,
+ * which asks for other renditions than DPR 1). Camera uploads are visited on the phone only, as the
+ * bench's camera step does: a desktop's renditions of the same photos are other widths made by the
+ * same code (a 1920-px AVIF of one costs about 4.4 CPU-s in the local Images binding, a 768-px one
+ * 1.2), and the route makes every width of a camera photo in tests/worker/image-route.test.ts; what
+ * a desktop adds in a browser is whether the wider AVIFs are made within the route's wait on this
+ * machine, a figure that follows its load. Every image the visitor has in view must load
  * (naturalWidth > 0) through the image route. scripts/lib/image-audit.mjs does the scrolling, as it
  * does for `npm run bench`. With camera uploads, photos that never arrive still show the
  * placeholder computed from them at the edge.
  *
  * A page's images follow its kind, not its language (the payloads' language variants share their
- * images), so one page of each kind is loaded here; every page in every language at 375 and
- * 1280 px (DPR 1), with the same checks, is visitor-pages.spec.ts.
+ * images), so one page of each kind is loaded here. The bundled content is visitor-pages.spec.ts's:
+ * every page in every language at 375 and 1280 px (DPR 1), with the same checks (every image in
+ * view loaded, through the image route). Its DPR 2 renditions are other widths of the same
+ * originals, made by the same route as the camera photos' here.
  */
 import path from 'node:path'
 import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
@@ -49,18 +50,6 @@ async function expectNoBrokenImage(page: Page) {
   )
   expect(elsewhere.map((image) => image.src)).toEqual([])
 }
-
-test.describe(`bundled content at ${IMAGE_SCREENS[0][0]}`, () => {
-  // The first visit of a fresh server transforms every image it shows (sharp, on a shared machine).
-  test.describe.configure({ timeout: 60_000 + 2 * IMAGE_WAIT_MS })
-  test.use(IMAGE_SCREENS[0][1])
-  for (const address of ONE_PAGE_OF_EACH_KIND) {
-    test(`${address} shows every image it scrolls past`, async ({ page }) => {
-      await gotoAndHydrate(page, address)
-      await expectNoBrokenImage(page)
-    })
-  }
-})
 
 test.describe('camera uploads', () => {
   // One CMS and one site for all of them, and transforms of 4000-px photos on a shared machine.

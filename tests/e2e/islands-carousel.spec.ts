@@ -78,13 +78,20 @@ for (const { width, perView, arrows, home } of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } })
 
-    test(`initialises Swiper with ${perView} slide(s) per view and arrows ${arrows ? 'shown' : 'hidden'}`, async ({
+    test(`initialises Swiper with ${perView} slide(s) per view and arrows ${arrows ? 'shown' : 'hidden'}, taking over the server-rendered list without moving it`, async ({
       page,
+      noJsPage,
+      pageProblems,
     }) => {
+      pageProblems.allow(/\/assets\/.+\.js$/) // the entry's module preload, refused with JavaScript off
+      await noJsPage.goto(home.path)
+      await noJsPage.locator('.carousel').scrollIntoViewIfNeeded()
       await openCarousel(page, home.path)
       const carousel = page.locator('.carousel')
 
       await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
+      await carousel.scrollIntoViewIfNeeded()
+      expect(await geometry(page)).toEqual(await geometry(noJsPage))
       expect(
         await carousel.evaluate(
           (element) =>
@@ -98,21 +105,6 @@ for (const { width, perView, arrows, home } of WIDTHS) {
         await expect(arrow).toHaveCount(1)
         await expect(arrow).toBeVisible({ visible: arrows })
       }
-    })
-
-    test('takes over the server-rendered list without moving it', async ({
-      page,
-      noJsPage,
-      pageProblems,
-    }) => {
-      pageProblems.allow(/\/assets\/.+\.js$/) // the entry's module preload, refused with JavaScript off
-      await noJsPage.goto(home.path)
-      await noJsPage.locator('.carousel').scrollIntoViewIfNeeded()
-      await openCarousel(page, home.path)
-      await expect(page.locator('.carousel')).toHaveClass(/\bswiper-initialized\b/)
-      await page.locator('.carousel').scrollIntoViewIfNeeded()
-
-      expect(await geometry(page)).toEqual(await geometry(noJsPage))
     })
   })
 }
