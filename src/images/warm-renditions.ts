@@ -111,7 +111,7 @@ function pageLinks(html: string): string[] {
  * `pages` with those of the changed payloads' own pages (payload-catalogue's pageOfTag) first, in
  * every language, each group in its order.
  */
-export function ownPagesFirst<P extends { path: string }>(
+function ownPagesFirst<P extends { path: string }>(
   pages: readonly P[],
   changedTags: readonly string[]
 ): P[] {

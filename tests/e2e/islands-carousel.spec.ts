@@ -91,7 +91,8 @@ for (const { width, perView, arrows, home } of WIDTHS) {
 
       await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
       await carousel.scrollIntoViewIfNeeded()
-      expect(await geometry(page)).toEqual(await geometry(noJsPage))
+      const taken = await geometry(page)
+      expect(taken).toEqual(await geometry(noJsPage))
       expect(
         await carousel.evaluate(
           (element) =>
@@ -99,7 +100,7 @@ for (const { width, perView, arrows, home } of WIDTHS) {
               .slidesPerView
         )
       ).toBe(perView)
-      expect((await geometry(page)).shown).toBe(perView)
+      expect(taken.shown).toBe(perView)
       for (const name of [home.t.ui.previousSlide, home.t.ui.nextSlide]) {
         const arrow = carousel.getByRole('button', { name, exact: true, includeHidden: true })
         await expect(arrow).toHaveCount(1)
