@@ -85,7 +85,7 @@ function rootFolders(root) {
 }
 
 /** `src/…`-style paths in a piece of text, globs and placeholders left out. */
-export function rootPathsIn(text, folders) {
+function rootPathsIn(text, folders) {
   if (folders.length === 0) return []
   const names = folders.map((name) => name.replace(/[.+-]/g, '\\$&')).join('|')
   const pattern = new RegExp(String.raw`(?<![\w./@:~$\\-])(?:${names})/(?:${PATH_CHAR}+/?)*`, 'g')
@@ -152,8 +152,11 @@ function commentsOf(text, style) {
   })
 }
 
-/** Paths a Markdown line cites from its own folder: link targets and backticked file paths. */
-export function relativePathsIn(line) {
+/**
+ * Paths a Markdown line cites from its own folder: every link target (as a Markdown viewer reads
+ * it), and backticked file paths that do not start at the root.
+ */
+function relativePathsIn(line, folders) {
   const paths = []
   for (const match of line.matchAll(/\]\(([^)\s]+)\)/g)) {
     const target = match[1].replace(/^<|>$/g, '')
@@ -163,7 +166,8 @@ export function relativePathsIn(line) {
   const backticked = new RegExp(String.raw`^(?:\.{1,2}/)*(?:${PATH_CHAR}+/)+${PATH_CHAR}*$`)
   for (const match of line.matchAll(/`([^`]+)`/g)) {
     const span = match[1]
-    if (backticked.test(span) && (FILE_EXTENSION.test(span) || span.endsWith('/'))) {
+    const fromRoot = rootPathsIn(span, folders).length > 0 && !/^\.{1,2}\//.test(span)
+    if (backticked.test(span) && !fromRoot && (FILE_EXTENSION.test(span) || span.endsWith('/'))) {
       paths.push(span)
     }
   }
@@ -219,11 +223,11 @@ export function checkReferences(root) {
       }
       for (const target of rootPathsIn(line, folders)) cite(target, existsFromRoot(target))
       if (markdown) {
-        for (const target of relativePathsIn(line)) {
+        for (const target of relativePathsIn(line, folders)) {
           const fromFile = path.posix.normalize(path.posix.join(path.posix.dirname(file), target))
-          // A path from the root was read above; one that leaves the tree is not this check's.
-          if (rootPathsIn(target, folders).length > 0 && !/^\.{1,2}\//.test(target)) continue
-          if (isGenerated(target.replace(/\/$/, '')) || fromFile.startsWith('..')) continue
+          // What tools write, and a path that leaves the tree, are not this check's.
+          const generated = [target, fromFile].some((at) => isGenerated(at.replace(/\/$/, '')))
+          if (generated || fromFile.startsWith('..')) continue
           cite(target, existsFromRoot(fromFile))
         }
       }

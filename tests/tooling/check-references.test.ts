@@ -40,6 +40,8 @@ function fixtureTree(extra: Record<string, string> = {}) {
       '',
     ].join('\n'),
     'wrangler.toml': '# Built by scripts/build.mjs (docs/decisions/0001)\nmain = "src/app.ts"\n',
+    'tests/app.test.ts': '// Tests src/app.ts.\n',
+    'public/favicon.ico': '',
     ...extra,
   }
   for (const [file, text] of Object.entries(files)) {
@@ -70,11 +72,15 @@ describe('npm run check:references', () => {
       fixtureTree({
         'src/app.ts': '// Reads src/missing.ts.\nexport {}\n',
         'docs/more.md': 'See `scripts/gone.mjs` and [the guide](guide.md), [old](old-guide.md).\n',
+        // A link is read from its file's folder, as a Markdown viewer reads it.
+        'docs/links.md': '[The build](scripts/build.mjs), [the build](../scripts/build.mjs).\n',
       })
     )
     expect(output).toContain('src/app.ts:1: cites src/missing.ts, which does not exist')
     expect(output).toContain('docs/more.md:1: cites scripts/gone.mjs, which does not exist')
     expect(output).toContain('docs/more.md:1: cites old-guide.md, which does not exist')
+    expect(output).toContain('docs/links.md:1: cites scripts/build.mjs, which does not exist')
+    expect(output).not.toContain('cites ../scripts/build.mjs')
     expect(output).not.toContain('cites guide.md')
     expect(status).toBe(1)
   })
