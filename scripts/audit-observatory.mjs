@@ -8,7 +8,7 @@
  *
  * - The site: the bundled content service migrated and seeded (`npm run content:setup`), then the same
  *   `wrangler dev` as `npm start` on a free port. The fronts talk to the Workers runtime behind
- *   wrangler dev's proxy (scripts/local-site.mjs findRuntimeOrigin): that proxy rewrites every
+ *   wrangler dev's proxy (scripts/lib/local-site.mjs findRuntimeOrigin): that proxy rewrites every
  *   response header naming the worker's address back to its own `http://` one, the redirect's
  *   `Location: https://…` included, which no deployment does.
  * - One front port for both schemes, as a site's name serves both on 80 and 443: a connection that
@@ -17,7 +17,7 @@
  *   src/middleware/https-only reads), so the worker sees what it sees on Cloudflare: an https
  *   request, or an http one to redirect. The scanner is given `localhost:<port>` and checks
  *   http://localhost:<port>/ and https://localhost:<port>/ as it checks any site.
- * - The scanner runs as its CLI does (src/scan.js), but with this CA as NODE_EXTRA_CA_CERTS: the
+ * - The scanner runs as its CLI does (the package's `scan.js`), but with this CA as NODE_EXTRA_CA_CERTS: the
  *   package's bin/ wrapper replaces that variable with Mozilla's bundle, which does not know this CA.
  *   The package is installed on first use with --ignore-scripts (installScanner below), so its
  *   postinstall never downloads Chromium's HSTS preload list into its conf/; an empty list is
@@ -152,7 +152,7 @@ function makeCertificates(dir) {
   }
 }
 
-/** @returns {string} the path of the scanner's src/scan.js, installed into node_modules/.cache on first use. */
+/** @returns {string} the path of the scanner's `scan.js`, installed into node_modules/.cache on first use. */
 function installScanner() {
   const prefix = path.join(ROOT, 'node_modules', '.cache', 'mdn-http-observatory')
   const resolveScanner = () =>

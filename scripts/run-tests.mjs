@@ -44,7 +44,11 @@ const [NPM, ...NPM_ARGS] = process.env.TEST_RUNNER_NPM
 /** @type {Stage[][]} */
 const LANES = [
   [
-    { name: 'checks', script: 'check', summary: /^(check:deploy:|✓ All workflow files)/ },
+    {
+      name: 'checks',
+      script: 'check',
+      summary: /^(check:deploy:|check:references:|✓ All workflow files)/,
+    },
     { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
     { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
   ],

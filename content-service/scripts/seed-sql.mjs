@@ -1,6 +1,6 @@
 /**
  * Turns content-service/seed/*.json into the SQL that (re)fills the `pages` and `page_meta` tables.
- * Shared by scripts/seed.mjs (wrangler d1 execute) and vitest.config.ts (the test databases), so
+ * Shared by content-service/scripts/seed.mjs (wrangler d1 execute) and vitest.config.ts (the test databases), so
  * local dev and tests hold the same content. Messages are never touched.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'

@@ -22,8 +22,10 @@
  *
  * Each round loads the floor and every page in turn (every other round in reverse order), so that a
  * machine that slows down weighs on all alike; medians over BENCH_FIRST_LOAD_ROUNDS rounds (3).
- * Targets: layout + style at most 2x the floor's; no task over 50 ms at 4x; Lighthouse 100 with TBT
- * at most 50 ms in every run. BENCH_FIRST_LOAD_PAGES narrows the pages (comma-separated);
+ * Targets: no task over 50 ms at 4x; Lighthouse 100 with TBT at most 50 ms in every run. Layout and
+ * style time and font lookups are printed beside the floor's, with no target: they follow the
+ * machine's load, and what keeps them down is checked by first-load.spec.ts (docs/decisions/0031).
+ * BENCH_FIRST_LOAD_PAGES narrows the pages (comma-separated);
  * BENCH_FIRST_LOAD_TRACE=/en/about,/ prints where those pages' first load goes, by trace event;
  * BENCH_FIRST_LOAD_VARIANTS=/en/about,/ measures those pages again without their web fonts and
  * without their size containers (./first-load-variants.mjs), in a table of its own.
@@ -336,9 +338,6 @@ export function firstLoadTable(rows, lighthouse) {
         : {}),
     }
   })
-  const over = pages
-    .filter((row) => (row.layoutMs + row.styleMs) / floorWork > 2)
-    .map((row) => row.page)
   const long = pages
     .filter((row) => row.longTasks > 0)
     .map((row) => `${row.page} (${Math.round(row.longestTaskMs)} ms)`)
@@ -356,9 +355,6 @@ export function firstLoadTable(rows, lighthouse) {
             .map((run) => `${run.performance} (TBT ${run['TBT ms']} ms)`)
             .join(', ')}`
         : ''),
-    over.length
-      ? `layout+style over 2x the floor's: ${over.join(', ')}`
-      : `layout+style within 2x the floor's on all ${pages.length} pages`,
     ...(pages.length ? [cpuAndLookups(floor, pages)] : []),
     long.length
       ? `a task over ${LONG_TASK_MS} ms at 4x throttling after the commit's (median run): ${long.join(', ')}`
