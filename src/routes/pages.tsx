@@ -144,7 +144,8 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
 // `?project=<id>`: the form asks about that project. A reference that names none gives the plain
 // form; one of an id's shape is not kept by any cache, so unknown ids never add cached pages.
 pages.get('/contact-us', async (c) => {
-  const form: ContactFormState = c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
+  const form: ContactFormState =
+    c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
   const reference = projectIdOf(c.req.query(PROJECT_FIELD))
   if (!reference) return renderContactPage(c, form)
   const project = await findReferencedProject(contentFor(c), reference)

@@ -31,7 +31,7 @@ export const hy: Dictionary = {
     messageTooLong: 'Հաղորդագրությունը պետք է պարունակի ոչ ավելի, քան 500 նիշ',
     messageTooLongShort: 'Հաղորդագրությունը չափազանց երկար է',
     messageTooLongAbout: 'Հաղորդագրությունը պետք է պարունակի ոչ ավելի, քան {{max}} նիշ',
-    aboutProject: 'Ձեր հարցը «{{project}}» նախագծի մասին',
+    aboutProject: 'Ձեր հարցը նախագծի մասին՝ {{project}}',
     projectLabel: 'Նախագիծ',
     invalidMessage: 'Հաղորդագրությունը պարունակում է անթույլատրելի նիշեր',
     fillAllFields: 'Խնդրում ենք լրացնել բոլոր դաշտերը',

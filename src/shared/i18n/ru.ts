@@ -31,7 +31,7 @@ export const ru: Dictionary = {
     messageTooLong: 'Сообщение должно содержать не более 500 символов',
     messageTooLongShort: 'Сообщение слишком длинное (максимум 500 символов)',
     messageTooLongAbout: 'Сообщение должно содержать не более {{max}} символов',
-    aboutProject: 'Ваш вопрос о проекте «{{project}}»',
+    aboutProject: 'Ваш вопрос о проекте: {{project}}',
     projectLabel: 'Проект',
     invalidMessage: 'Сообщение содержит недопустимые символы',
     fillAllFields: 'Пожалуйста, заполните все поля',

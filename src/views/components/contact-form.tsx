@@ -81,7 +81,8 @@ export function contactFormProps(
   const messages = Object.fromEntries(
     CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])
   ) as ContactFormProps['texts']['messages']
-  if (about) messages['contact.messageTooLong'] = t('contact.messageTooLongAbout', { max: commentsMax })
+  if (about)
+    messages['contact.messageTooLong'] = t('contact.messageTooLongAbout', { max: commentsMax })
   return {
     action: localizePath(CONTACT_PAGE_PATH, lng),
     endpoint: CONTACT_API_PATH,
