@@ -17,7 +17,7 @@ import {
   type Project,
 } from '../content/projects'
 import { findReferencedProject, projectIdOf } from '../contact/project-reference'
-import { PROJECT_FIELD } from '../shared/contact-fields'
+import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
 import { imageSigningKeys } from '../images/image-signature'
 import { socialCardUrl } from '../images/image-url'
 import { imageSrc } from '../images/image-source'
@@ -141,16 +141,16 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
   )
 })
 
-// `?project=<id>`: the form asks about that project. A reference that names none gives the plain
-// form; one of an id's shape is not kept by any cache, so unknown ids never add cached pages.
-pages.get('/contact-us', async (c) => {
+// `?project=<id>`: the form asks about that project, looked up beside the layout's payloads.
+pages.get('/contact-us', (c) => {
   const form: ContactFormState =
     c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
   const reference = projectIdOf(c.req.query(PROJECT_FIELD))
-  if (!reference) return renderContactPage(c, form)
-  const project = await findReferencedProject(contentFor(c), reference)
-  if (!project) c.header('Cache-Control', 'no-store')
-  return renderContactPage(c, form, project ?? undefined)
+  return renderContactPage(
+    c,
+    form,
+    reference ? findReferencedProject(contentFor(c), reference) : undefined
+  )
 })
 
 // The spec links to these paths without giving them a screen. Cards no longer link to
@@ -161,24 +161,30 @@ pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.
 
 /**
  * The contact page with its form as the last plain-form post left it (src/routes/contact.tsx),
- * asking about `project` when there is one: the language links keep it.
+ * asking about `project` when there is one: the language links keep it. A lookup that found no
+ * project gives the plain form, kept by no cache: only the projects' ids add cached pages.
  */
 export async function renderContactPage(
   c: Context<AppEnv>,
   form: ContactFormState,
-  project?: Project
+  project?: Project | Promise<Project | null>
 ) {
-  const shell = await loadShell(c, contentFor(c))
+  const [shell, asked] = await Promise.all([loadShell(c, contentFor(c)), project ?? null])
+  if (project && !asked) c.header('Cache-Control', 'no-store')
   const contact = shell.contact!
   const placeholders = await placeholdersFor(c, [contact])
   const lng = c.var.lng
-  const origin = shell.origin
   const area = (
-    <ContactFormArea lng={lng} contact={contact} state={form} project={project} origin={origin} />
+    <ContactFormArea
+      lng={lng}
+      contact={contact}
+      state={form}
+      project={asked ?? undefined}
+      origin={shell.origin}
+    />
   )
-  const keptQuery = project ? `?${PROJECT_FIELD}=${encodeURIComponent(project.id)}` : undefined
   return c.render(<ContactPage lng={lng} contact={contact} form={area} />, {
-    shell: { ...shell, ...(keptQuery && { keptQuery }) },
+    shell: { ...shell, ...(asked && { keptQuery: projectQuery(asked.id) }) },
     placeholders,
   })
 }

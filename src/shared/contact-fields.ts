@@ -35,9 +35,14 @@ export const CONTACT_PAGE_PATH = '/contact-us'
  */
 export const PROJECT_FIELD = 'project'
 
+/** The query that asks about the project with this id: `?project=1`. */
+export function projectQuery(projectId: string): string {
+  return `?${PROJECT_FIELD}=${encodeURIComponent(projectId)}`
+}
+
 /** The contact page in `lng`, asking about the project with this id: `/en/contact-us?project=1`. */
 export function contactPathAbout(projectId: string, lng: Lng): string {
-  return `${localizePath(CONTACT_PAGE_PATH, lng)}?${PROJECT_FIELD}=${encodeURIComponent(projectId)}`
+  return `${localizePath(CONTACT_PAGE_PATH, lng)}${projectQuery(projectId)}`
 }
 
 export const CONTACT_FIELDS = ['name', 'email', 'comments'] as const
