@@ -5,10 +5,14 @@
  * title and page address, sent at once or through the outbox; a crafted reference gives the plain
  * form and reaches nothing; and each message the site keeps writes one VITALS data point.
  */
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import seed from '../../content-service/seed/enterprises.json'
+import { DEAD_LETTER_PREFIX } from '../../src/contact/dead-letters'
+import type { OutboxMessage } from '../../src/contact/outbox-message'
 import type { Bindings } from '../../src/env'
+import worker from '../../src/index'
 import { pageCacheKey } from '../../src/middleware/page-cache'
 import { PAGE_QUERY_PARAMS } from '../../src/routes/pages'
 import { COMMENTS_INPUT_MAX, contactPathAbout } from '../../src/shared/contact-fields'
@@ -24,6 +28,7 @@ import {
   uniqueComments,
   VALID,
 } from './support/contact'
+import { signedNow } from './support/signed-call'
 import { select, selectOne } from './support/views'
 import { fetchPage } from './support/worker'
 
@@ -37,6 +42,17 @@ const TITLE: Record<Lng, 'arm_title' | 'title' | 'ru_title'> = {
 }
 const arabkir = seed.enterprises[0]!
 const ARABKIR_PAGE = '/enterprises/1-arabkir-residence'
+
+/** Waits until `read` gives a non-empty list, up to 30 s. */
+async function eventually<T>(read: () => Promise<T[]>): Promise<T[]> {
+  const deadline = Date.now() + 30_000
+  let value = await read()
+  while (!value.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    value = await read()
+  }
+  return value
+}
 
 /** The note the comments end with, for Arabkir Residence asked about in `lng`. */
 function arabkirNote(lng: Lng): string {
@@ -233,13 +249,53 @@ describe('a message about a project', () => {
     expect(sent.body.message).toEqual({ ...VALID, comments: comments + arabkirNote('en') })
 
     // The test pool's consumer delivers it through the pool's own CONTENT binding, which is up.
-    const deadline = Date.now() + 30_000
-    let stored = await storedMessages(comments + arabkirNote('en'))
-    while (!stored.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      stored = await storedMessages(comments + arabkirNote('en'))
-    }
+    const stored = await eventually(() => storedMessages(comments + arabkirNote('en')))
     expect(stored).toMatchObject([{ ...VALID, comments: comments + arabkirNote('en') }])
+  }, 60_000)
+
+  it('stays as it was sent through a dead letter and `contact:resend`', async () => {
+    const service = referenceService()
+    service.outage = () => new Response('{"message":"down"}', { status: 503 })
+    const local = recordingQueue()
+    const comments = uniqueComments('dead letter')
+    await postJson(
+      { ...service.bindings, CONTACT_QUEUE: local.queue },
+      { ...VALID, comments, project: '1', lng: 'ru' }
+    )
+    const [{ body }] = local.sent as [{ body: OutboxMessage }]
+
+    // A later delivery is refused: the message becomes a dead letter at once.
+    service.outage = () =>
+      new Response('{"message":"Refused"}', {
+        status: 400,
+        headers: { 'Content-Type': 'application/json' },
+      })
+    const ctx = createExecutionContext()
+    const batch = createMessageBatch('erebuni-site-contact', [
+      { id: 'm0', timestamp: new Date(), attempts: 2, body },
+    ])
+    await worker.queue(batch, service.bindings, ctx)
+    await waitOnExecutionContext(ctx)
+    const kept = await bindings.CONTACT_OUTBOX.get<OutboxMessage>(
+      DEAD_LETTER_PREFIX + body.id,
+      'json'
+    )
+    expect(kept?.message.comments).toBe(comments + arabkirNote('ru'))
+
+    const secret = 'project-resend-secret'
+    const call = JSON.stringify({ ids: [body.id] })
+    const resent = await fetchPage(
+      '/api/contact/resend',
+      { ...bindings, PUBLISH_SECRET: secret },
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(await signedNow(secret, call)) },
+        body: call,
+      }
+    )
+    expect(await resent.json()).toMatchObject({ resent: [body.id] })
+    const stored = await eventually(() => storedMessages(comments + arabkirNote('ru')))
+    expect(stored).toMatchObject([{ ...VALID, comments: comments + arabkirNote('ru') }])
   }, 60_000)
 })
 
