@@ -5,6 +5,7 @@
  * the site's own /api/contact, and reports the outcome in a toast.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { Lng } from '../../src/shared/languages'
 import { wholeWordsStyle } from '../../src/shared/longest-word'
 import { toast, Toaster } from '../toasts/toaster'
 // The shared schema (src/shared/contact-schema.ts, package.json `imports`). The worker bundle has a
@@ -49,8 +50,8 @@ export type ContactFormProps = {
   action: string
   /** Where the hydrated form posts JSON. */
   endpoint: string
-  /** The page's language: the message's language in the site's count of messages. */
-  lng: string
+  /** The page's language: the project note's language, and the message's in the site's count. */
+  lng: Lng
   /** The id of the project the visitor asks about, sent with the message (a hidden field). */
   project?: string
   /**
