@@ -5,6 +5,7 @@
  * the site's own /api/contact, and reports the outcome in a toast.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { Lng } from '../../src/shared/languages'
 import { wholeWordsStyle } from '../../src/shared/longest-word'
 import { toast, Toaster } from '../toasts/toaster'
 // The shared schema (src/shared/contact-schema.ts, package.json `imports`). The worker bundle has a
@@ -15,6 +16,7 @@ import {
   EMAIL_INPUT_MAX,
   HONEYPOT_FIELD,
   NAME_INPUT_MAX,
+  PROJECT_FIELD,
   type ContactErrors,
   type ContactField,
   type ContactMessageKey,
@@ -48,6 +50,15 @@ export type ContactFormProps = {
   action: string
   /** Where the hydrated form posts JSON. */
   endpoint: string
+  /** The page's language: the project note's language, and the message's in the site's count. */
+  lng: Lng
+  /** The id of the project the visitor asks about, sent with the message (a hidden field). */
+  project?: string
+  /**
+   * Characters the visitor may write: 500, or less when a project's note shares them
+   * (docs/decisions/0040-a-message-names-its-project.md).
+   */
+  commentsMax: number
   texts: ContactFormTexts
   /** The visitor's input, when the server answers a plain-form post with the form again. */
   values?: ContactValues
@@ -81,6 +92,7 @@ const FIELDS = [
     id: 'contact-comments',
     type: 'textarea',
     autoComplete: undefined,
+    // commentsMax on a page that asks about a project.
     maxLength: COMMENTS_INPUT_MAX,
   },
 ] as const
@@ -89,14 +101,25 @@ type Focusable = { focus(): void }
 /** A field as the browser holds it: what the visitor typed, React's or not. */
 type Field = Focusable & { value: string }
 
-function errorsOf(values: ContactValues): ContactErrors {
+/** The shared schema's verdict, and the room a project's note leaves (the server checks the same). */
+function validate(values: ContactValues, commentsMax: number): ReturnType<typeof validateContact> {
   const result = validateContact(values)
+  if (result.ok && result.contact.comments.length > commentsMax)
+    return { ok: false, errors: { comments: 'contact.messageTooLong' } }
+  return result
+}
+
+function errorsOf(values: ContactValues, commentsMax: number): ContactErrors {
+  const result = validate(values, commentsMax)
   return result.ok ? {} : result.errors
 }
 
 export function ContactForm({
   action,
   endpoint,
+  lng,
+  project,
+  commentsMax,
   texts,
   values: initialValues,
   errors: initialErrors,
@@ -137,13 +160,13 @@ export function ContactForm({
   function change(field: ContactField, value: string) {
     const next = { ...values, [field]: value }
     setValues(next)
-    if (validating) setErrors(errorsOf(next))
+    if (validating) setErrors(errorsOf(next, commentsMax))
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     if (inFlight.current) return
-    const result = validateContact(catchUp())
+    const result = validate(catchUp(), commentsMax)
     setValidating(true)
     setNotice(undefined)
     if (!result.ok) {
@@ -159,7 +182,12 @@ export function ContactForm({
       const response = await fetch(endpoint, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ ...result.contact, [HONEYPOT_FIELD]: trap }),
+        body: JSON.stringify({
+          ...result.contact,
+          [HONEYPOT_FIELD]: trap,
+          lng,
+          ...(project && { [PROJECT_FIELD]: project }),
+        }),
       })
       const answer = (await response.json().catch(() => ({}))) as ContactAnswer
       if (response.status === 200 && answer.ok === true) {
@@ -214,7 +242,7 @@ export function ContactForm({
             id,
             name: field,
             autoComplete,
-            maxLength,
+            maxLength: field === 'comments' ? Math.min(maxLength, commentsMax) : maxLength,
             placeholder: placeholders[field],
             value: values[field],
             'aria-invalid': error ? true : undefined,
@@ -244,6 +272,7 @@ export function ContactForm({
             </div>
           )
         })}
+        {project && <input type="hidden" name={PROJECT_FIELD} value={project} />}
         {/* The honeypot: out of sight (not `display: none`, which some bots skip), of the tab order and of the accessibility tree. */}
         <div className="visually-hidden" aria-hidden="true">
           <label htmlFor="contact-website">{texts.honeypotLabel}</label>

@@ -24,6 +24,12 @@ export const PROJECTS_PATH = '/enterprises'
  * Not '-', which ends the id inside the slug, and nothing that would need percent-encoding.
  */
 const ID_PART = /^[A-Za-z0-9_.~]*[A-Za-z0-9][A-Za-z0-9_.~]*$/
+/**
+ * A reference to a project from outside its page (the contact page's `?project=`, the form's
+ * hidden field): an id as an address carries it, at most 64 characters. Only its shape is checked
+ * here; whether a project has that id is the enterprises payload's to say (`projectsOf`).
+ */
+export const PROJECT_ID_PATTERN = /^(?=.{1,64}$)[A-Za-z0-9_.~]*[A-Za-z0-9][A-Za-z0-9_.~]*$/
 /** Readable parts are cut to this many characters (at a word boundary). */
 const MAX_READABLE = 60
 

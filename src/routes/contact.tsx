@@ -12,6 +12,12 @@
  * to the backend at once, or queued when the backend cannot take it now (both answered as a
  * success), or refused by the backend (502 with its message); 502 or 504 when the backend failed
  * and the queue could not take the message either. Nothing here is cached.
+ *
+ * A message from a project's contact page carries the project's id (the form's `project` field):
+ * when it names a project, the comments the backend receives end with the project's title and page
+ * address, and the visitor's text must leave room for them (422 otherwise); any other value is
+ * ignored (src/contact/project-reference.ts). Each message kept writes one VITALS data point
+ * (src/contact/message-data-point.ts).
  */
 import { zValidator } from '@hono/zod-validator'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
@@ -19,18 +25,28 @@ import { bodyLimit } from 'hono/body-limit'
 import { every } from 'hono/combine'
 import { createMiddleware } from 'hono/factory'
 import { acceptMessage } from '../contact'
+import { writeMessagePoint } from '../contact/message-data-point'
+import {
+  commentsRoom,
+  findReferencedProject,
+  projectNote,
+  withProjectNote,
+} from '../contact/project-reference'
+import type { Project } from '../content/projects'
 import { contentFor } from '../content'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { reportError } from '../observability'
 import {
   CONTACT_FIELDS,
+  CONTACT_PAGE_PATH,
   isHoneypotFilled,
+  PROJECT_FIELD,
   type ContactErrors,
   type ContactValues,
 } from '../shared/contact-fields'
 import type { Contact } from '../shared/contact-schema'
-import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
+import { DEFAULT_LNG, isLng, localizePath, PREFIXED_LANGUAGES, type Lng } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
 import { renderContactPage, SENT_PARAM } from './pages'
 
@@ -112,8 +128,34 @@ function validContact<T extends 'json' | 'form'>(
   }
 }
 
-/** Hands a valid message to the outbox, unless this client has sent too many (spec section 7: success is 200). */
-async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): Promise<Outcome> {
+/** The project a message is about, with the note its comments end with. */
+type About = { project: Project; note: string }
+
+/** What the form's hidden field names, when it is a project (src/contact/project-reference.ts). */
+async function aboutOf(c: Context<AppEnv>, body: unknown, lng: Lng): Promise<About | null> {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  const project = await findReferencedProject(contentFor(c), fields[PROJECT_FIELD])
+  if (!project) return null
+  return { project, note: projectNote(project, lng, new URL(c.req.url).origin) }
+}
+
+/** The visitor's text leaves no room for the note: the backend's 500 characters hold both. */
+function tooLongFor(about: About | null, contact: Contact): ContactErrors | null {
+  return about && contact.comments.length > commentsRoom(about.note)
+    ? { comments: 'contact.messageTooLong' }
+    : null
+}
+
+/**
+ * Hands a valid message to the outbox, unless this client has sent too many (spec section 7:
+ * success is 200), with its project's note; a message kept writes its data point.
+ */
+async function forward(
+  c: Context<AppEnv>,
+  contact: Contact,
+  { lng, about }: { lng: Lng; about: About | null }
+): Promise<Outcome> {
+  const { name, email, comments } = about ? withProjectNote(contact, about.note) : contact
   const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
   const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
   if (!success) return { ok: false, status: 429 }
@@ -133,6 +175,8 @@ async function forward(c: Context<AppEnv>, { name, email, comments }: Contact): 
   })
   if (accepted.ok) {
     console.log(`contact: ${accepted.id}: ${accepted.via}`)
+    if (accepted.via !== 'repeat')
+      writeMessagePoint(c, { page: CONTACT_PAGE_PATH, lng, project: about?.project.id ?? '' })
     return { ok: true }
   }
   return {
@@ -158,7 +202,14 @@ contact.post(
   ),
   validContact('json', (c, errors) => c.json({ ok: false, errors }, 422)),
   async (c) => {
-    const outcome = await forward(c, c.req.valid('json'))
+    const body: unknown = await c.req.json()
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as { lng?: unknown }
+    const lng = typeof fields.lng === 'string' && isLng(fields.lng) ? fields.lng : DEFAULT_LNG
+    const contact = c.req.valid('json')
+    const about = await aboutOf(c, body, lng)
+    const errors = tooLongFor(about, contact)
+    if (errors) return c.json({ ok: false, errors }, 422)
+    const outcome = await forward(c, contact, { lng, about })
     retryAfter(c, outcome)
     if (outcome.ok) return c.json({ ok: true })
     return c.json(
@@ -172,15 +223,22 @@ contact.post(
 const form = new Hono<AppEnv>()
 
 form.post(
-  '/contact-us',
+  CONTACT_PAGE_PATH,
   guards('application/x-www-form-urlencoded', (c, status) => c.text(REASONS[status], status), sent),
-  validContact('form', (c, errors, input) => {
+  validContact('form', async (c, errors, input) => {
+    const about = await aboutOf(c, input, c.var.lng)
     c.status(422)
-    return renderContactPage(c, { values: valuesOf(input), errors })
+    return renderContactPage(c, { values: valuesOf(input), errors }, about?.project)
   }),
   async (c) => {
     const contact = c.req.valid('form')
-    const outcome = await forward(c, contact)
+    const about = await aboutOf(c, await c.req.parseBody({ all: true }), c.var.lng)
+    const errors = tooLongFor(about, contact)
+    if (errors) {
+      c.status(422)
+      return renderContactPage(c, { values: contact, errors }, about?.project)
+    }
+    const outcome = await forward(c, contact, { lng: c.var.lng, about })
     if (outcome.ok) return sent(c)
     retryAfter(c, outcome)
     c.status(outcome.status)
@@ -191,13 +249,13 @@ form.post(
           ? { kind: 'rate-limited' }
           : { kind: 'failed', message: outcome.message },
     }
-    return renderContactPage(c, state)
+    return renderContactPage(c, state, about?.project)
   }
 )
 
 /** Redirect after post: the page shows the success notice, and reloading it sends nothing again. */
 function sent(c: Context<AppEnv>) {
-  return c.redirect(`${localizePath('/contact-us', c.var.lng)}?${SENT_PARAM}=1`, 303)
+  return c.redirect(`${localizePath(CONTACT_PAGE_PATH, c.var.lng)}?${SENT_PARAM}=1`, 303)
 }
 
 /** The visitor's input as typed, for the form shown again (a field sent twice, or as a file, reads as ''). */

@@ -10,10 +10,14 @@ import { localizer } from '../content/localize'
 import {
   findProject,
   isProjectPath,
+  PROJECT_ID_PATTERN,
   projectPath,
   PROJECTS_PATH,
   projectsOf,
+  type Project,
 } from '../content/projects'
+import { findReferencedProject, projectIdOf } from '../contact/project-reference'
+import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
 import { imageSigningKeys } from '../images/image-signature'
 import { socialCardUrl } from '../images/image-url'
 import { imageSrc } from '../images/image-source'
@@ -35,10 +39,16 @@ export const pages = new Hono<AppEnv>()
 /** The contact page's `?sent=1`: shown after a plain-form message was sent (src/routes/contact.tsx). */
 export const SENT_PARAM = 'sent'
 /**
- * Every query parameter a page reads. The page cache keys pages by these alone, so campaign and
- * click ids (`utm_*`, `fbclid`) neither split the cache nor make the site render at will.
+ * Every query parameter a page reads, with the values it reads. The page cache keys pages by these
+ * alone, so campaign and click ids (`utm_*`, `fbclid`) neither split the cache nor make the site
+ * render at will, and a value a page ignores (markup, 10 KB) is the plain page's key. A project
+ * reference of an id's shape that names no project renders the plain form uncached (no-store):
+ * only the projects' ids ever have a page of their own (docs/decisions/0040).
  */
-export const PAGE_QUERY_PARAMS: readonly string[] = [SENT_PARAM]
+export const PAGE_QUERY_PARAMS: Readonly<Record<string, RegExp>> = {
+  [SENT_PARAM]: /^1$/,
+  [PROJECT_FIELD]: PROJECT_ID_PATTERN,
+}
 /** The paths, without language prefix, that this router renders pages at: the navbar's pages. */
 export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
 /**
@@ -131,9 +141,17 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
   )
 })
 
-pages.get('/contact-us', (c) =>
-  renderContactPage(c, c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {})
-)
+// `?project=<id>`: the form asks about that project, looked up beside the layout's payloads.
+pages.get('/contact-us', (c) => {
+  const form: ContactFormState =
+    c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
+  const reference = projectIdOf(c.req.query(PROJECT_FIELD))
+  return renderContactPage(
+    c,
+    form,
+    reference ? findReferencedProject(contentFor(c), reference) : undefined
+  )
+})
 
 // The spec links to these paths without giving them a screen. Cards no longer link to
 // /enterprise-detail (their project's page took its place: docs/decisions/0018-project-pages.md);
@@ -141,14 +159,32 @@ pages.get('/contact-us', (c) =>
 pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
 pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
 
-/** The contact page with its form as the last plain-form post left it (src/routes/contact.tsx). */
-export async function renderContactPage(c: Context<AppEnv>, form: ContactFormState) {
-  const shell = await loadShell(c, contentFor(c))
+/**
+ * The contact page with its form as the last plain-form post left it (src/routes/contact.tsx),
+ * asking about `project` when there is one: the language links keep it. A lookup that found no
+ * project gives the plain form, kept by no cache: only the projects' ids add cached pages.
+ */
+export async function renderContactPage(
+  c: Context<AppEnv>,
+  form: ContactFormState,
+  project?: Project | Promise<Project | null>
+) {
+  const [shell, asked] = await Promise.all([loadShell(c, contentFor(c)), project ?? null])
+  if (project && !asked) c.header('Cache-Control', 'no-store')
   const contact = shell.contact!
   const placeholders = await placeholdersFor(c, [contact])
-  const area = <ContactFormArea lng={c.var.lng} contact={contact} state={form} />
-  return c.render(<ContactPage lng={c.var.lng} contact={contact} form={area} />, {
-    shell,
+  const lng = c.var.lng
+  const area = (
+    <ContactFormArea
+      lng={lng}
+      contact={contact}
+      state={form}
+      project={asked ?? undefined}
+      origin={shell.origin}
+    />
+  )
+  return c.render(<ContactPage lng={lng} contact={contact} form={area} />, {
+    shell: { ...shell, ...(asked && { keptQuery: projectQuery(asked.id) }) },
     placeholders,
   })
 }

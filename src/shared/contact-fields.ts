@@ -4,6 +4,7 @@
  * zod) is loaded only where a message is validated (decision 0033).
  */
 import type { TranslationKey } from './i18n'
+import { localizePath, type Lng } from './languages'
 
 /** Input hard limits (spec section 5); the form's `maxLength` attributes. */
 export const NAME_INPUT_MAX = 50
@@ -24,6 +25,24 @@ export function isHoneypotFilled(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false
   const value = (body as Record<string, unknown>)[HONEYPOT_FIELD]
   return value !== undefined && value !== ''
+}
+
+/** The contact page's path, without language prefix. */
+export const CONTACT_PAGE_PATH = '/contact-us'
+/**
+ * The project a question is about: the contact page's query parameter and the form's hidden field
+ * (docs/decisions/0040-a-message-names-its-project.md). Never one of the message's fields.
+ */
+export const PROJECT_FIELD = 'project'
+
+/** The query that asks about the project with this id: `?project=1`. */
+export function projectQuery(projectId: string): string {
+  return `?${PROJECT_FIELD}=${encodeURIComponent(projectId)}`
+}
+
+/** The contact page in `lng`, asking about the project with this id: `/en/contact-us?project=1`. */
+export function contactPathAbout(projectId: string, lng: Lng): string {
+  return `${localizePath(CONTACT_PAGE_PATH, lng)}${projectQuery(projectId)}`
 }
 
 export const CONTACT_FIELDS = ['name', 'email', 'comments'] as const

@@ -16,6 +16,8 @@ export type Shell = {
   contact: ContactData | null
   /** Whether search engines may index this response (not for 404s and error views). */
   indexable: boolean
+  /** The query the language links keep (`?project=1` on a contact page that asks about a project). */
+  keptQuery?: string
   /** A page's own head (a project's page), in place of the page meta data's. */
   head?: PageHead
 }

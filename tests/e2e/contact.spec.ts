@@ -22,6 +22,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const seed = JSON.parse(
   readFileSync(`${root}content-service/seed/contact-us.json`, 'utf8')
 ) as Record<string, string>
+const arabkir = (
+  JSON.parse(readFileSync(`${root}content-service/seed/enterprises.json`, 'utf8')) as {
+    enterprises: Record<string, string>[]
+  }
+).enterprises[0]!
 
 const LANGUAGES = [
   { lng: 'hy', page: '/contact-us', prefix: 'arm_', dictionary: hy, name: 'Անի Սարգսյան' },
@@ -163,7 +168,7 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
         await expect(field(page, labels.name)).toHaveValue('')
         await expect(field(page, labels.email)).toHaveValue('')
         await expect(field(page, labels.message)).toHaveValue('')
-        expect(bodies).toEqual([{ name, email: 'visitor@example.com', comments, website: '' }])
+        expect(bodies).toEqual([{ name, email: 'visitor@example.com', comments, website: '', lng }])
         if (canReadD1)
           expect(await storedMessages(comments)).toEqual([
             { name, email: 'visitor@example.com', comments },
@@ -291,6 +296,54 @@ test.describe('contact form reached before it has hydrated', () => {
     // The page did not leave for the no-JavaScript answer.
     expect(new URL(page.url()).pathname).toBe('/en/contact-us')
   })
+})
+
+/**
+ * A question about a project (decision 0040), from the project's page to what the backend stored:
+ * without JavaScript in Russian, with the island in Armenian (the worker tests cover each language).
+ */
+test.describe('a question about a project', () => {
+  const ASKS = [
+    { lng: 'ru', prefix: '/ru', fields: 'ru_', title: arabkir.ru_title!, t: ru, script: false },
+    { lng: 'hy', prefix: '', fields: 'arm_', title: arabkir.arm_title!, t: hy, script: true },
+  ] as const
+  for (const { lng, prefix, fields, title, t, script } of ASKS)
+    test(`leads from the project's page to a form that names it and sends it along, JavaScript ${script ? 'on' : 'off'}`, async ({
+      page: scriptPage,
+      noJsPage,
+      pageProblems,
+    }) => {
+      const page = script ? scriptPage : noJsPage
+      if (!script) pageProblems.allow(/\/assets\/.+\.js$/)
+      await asNewClient(page)
+      const projectPage = `${prefix}/enterprises/1-arabkir-residence`
+      await page.goto(projectPage)
+      await page.locator(`.project__actions a[href="${prefix}/contact-us?project=1"]`).click()
+      await expect(page).toHaveURL(`${prefix}/contact-us?project=1`)
+      await expect(page.locator('.contact-form-area__about')).toHaveText(
+        t.contact.aboutProject.replace('{{project}}', title)
+      )
+      // The language links keep the project.
+      await expect(page.locator('a[hreflang="en"]')).toHaveAttribute(
+        'href',
+        '/en/contact-us?project=1'
+      )
+
+      const comments = uniqueComments(`project ${lng}`)
+      await field(page, content(fields, 'nameLabel')).fill('Anna')
+      await field(page, content(fields, 'emailLabel')).fill('asks@example.com')
+      await field(page, content(fields, 'messageLabel')).fill(comments)
+      await page.getByRole('button', { name: content(fields, 'sendButtonText') }).click()
+      if (script) await expect(toast(page, t.contact.success)).toBeVisible()
+      else await expect(page).toHaveURL(`${prefix}/contact-us?sent=1`)
+
+      const origin = new URL(page.url()).origin
+      const note = `\n\n${t.contact.projectLabel}: ${title}\n${origin}${projectPage}`
+      if (canReadD1)
+        expect(await storedMessages(comments + note)).toEqual([
+          { name: 'Anna', email: 'asks@example.com', comments: comments + note },
+        ])
+    })
 })
 
 test.describe('contact page weight', () => {

@@ -6,7 +6,9 @@
  * - `good`: every metric's p75 is good, on every device;
  * - `poor-lcp`: the same, but LCP's p75 is poor.
  * Both hold rows older than 7 days with extreme values, which a 7-day report must leave out; too
- * few tablet readings for a verdict; and pages and messages a hostile beacon could write.
+ * few tablet readings for a verdict; and pages and messages a hostile beacon could write. Messages
+ * the site kept (src/contact/message-data-point.ts) come from the contact page, about a project or
+ * none, and one from a page without page views.
  */
 import { THRESHOLDS } from '../../scripts/lib/vitals/report.mjs'
 import { seededRandom } from './seeded-random.mjs'
@@ -153,6 +155,29 @@ export function fixtureRows(name = 'good', now = new Date()) {
       blob8: 'AM',
       double1: 1,
       double2: 2,
+    })
+  const messages = [
+    ['/contact-us', '1', 'en', 'AM', 1, 1],
+    ['/contact-us', '1', 'hy', 'AM', 5, 2],
+    ['/contact-us', '1', 'ru', 'DE', 10, 3],
+    ['/contact-us', '', 'hy', 'AM', 2, 1],
+    ['/contact-us', '', 'en', 'US', 2, 5],
+    ['/contact-us', '5', 'ru', 'US', 1, 4],
+    ['/no-views', '2', 'en', 'AM', 3, 1],
+    // Outside a 7-day report.
+    ['/contact-us', '1', 'en', 'AM', 1000, 20],
+  ]
+  for (const [page, project, lng, country, weight, days] of messages)
+    rows.push({
+      timestamp: ago(days),
+      _sample_interval: weight,
+      index1: 'message',
+      blob1: 'message',
+      blob2: page,
+      blob3: lng,
+      blob4: project,
+      blob5: 'phone',
+      blob6: country,
     })
   return rows
 }

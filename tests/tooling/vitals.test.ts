@@ -82,6 +82,14 @@ type Report = {
   }
   serverTiming: { cache: string; n: number; ttfbP75?: number; serverP75?: number | null }[]
   clientErrors: { message: string; source: string; n: number }[]
+  messages: {
+    page: string
+    project: string
+    messages: number
+    pageViews: number
+    enough: boolean
+    perView?: number
+  }[]
   check: { failures: { metric: string; device: string }[] }
 }
 
@@ -101,6 +109,7 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
       'Deploys',
       'Server timing',
       'Top client errors',
+      'Messages',
     ])
       expect(text.stdout).toContain(heading)
     // Tablets sent too few readings for a figure.
@@ -149,6 +158,79 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
       [12, 'chunk-load failure: island "carousel"'],
       [4, "\u001b[31mred'); DROP TABLE erebuni_vitals; --"],
     ])
+  })
+
+  it('counts messages by page and project, weighted, beside the page views of the page whose form sent them', async () => {
+    const now = Date.now()
+    const rows = fixtureRows('good', new Date(now))
+    const api = await fake({ datasets: { erebuni_vitals: rows } })
+    const week = recent(rows, 7, now)
+    const messagesOf = (page: string, project: string, country?: string) =>
+      week
+        .filter(
+          (row) =>
+            row.blob1 === 'message' &&
+            row.blob2 === page &&
+            row.blob4 === project &&
+            (!country || row.blob6 === country)
+        )
+        .reduce((sum, row) => sum + (row._sample_interval as number), 0)
+    const viewsOf = (page: string, country?: string) =>
+      total(
+        readings(
+          week,
+          (row) => row.blob2 === 'TTFB' && row.blob4 === page && (!country || row.blob7 === country)
+        )
+      )
+
+    const json = await vitals(['--env', 'production', '--json'], envOf(api))
+    expect(json.status).toBe(0)
+    const { messages } = JSON.parse(json.stdout) as Report
+    const contactViews = viewsOf('/contact-us')
+    expect(contactViews).toBeGreaterThanOrEqual(50)
+    expect(messages).toEqual([
+      {
+        page: '/contact-us',
+        project: '1',
+        messages: messagesOf('/contact-us', '1'),
+        pageViews: contactViews,
+        enough: true,
+        perView: messagesOf('/contact-us', '1') / contactViews,
+      },
+      {
+        page: '/contact-us',
+        project: '',
+        messages: messagesOf('/contact-us', ''),
+        pageViews: contactViews,
+        enough: true,
+        perView: messagesOf('/contact-us', '') / contactViews,
+      },
+      { page: '/no-views', project: '2', messages: 3, pageViews: 0, enough: false },
+      {
+        page: '/contact-us',
+        project: '5',
+        messages: messagesOf('/contact-us', '5'),
+        pageViews: contactViews,
+        enough: true,
+        perView: messagesOf('/contact-us', '5') / contactViews,
+      },
+    ])
+    // The weights count: three rows about project 1 are 16 messages; the old, heavy one is left out.
+    expect(messages[0]!.messages).toBe(16)
+
+    const text = await vitals(['--env', 'production'], envOf(api))
+    const percent = ((16 / contactViews) * 100).toFixed(1)
+    expect(text.stdout).toMatch(
+      new RegExp(`/contact-us\\s+1\\s+16\\s+${contactViews}\\s+${percent.replace('.', '\\.')}%`)
+    )
+    expect(text.stdout).toMatch(/\/no-views\s+2\s+3\s+0\s+not enough data/)
+
+    const armenia = await vitals(['--env', 'production', '--country', 'AM', '--json'], envOf(api))
+    const inArmenia = (JSON.parse(armenia.stdout) as Report).messages
+    expect(inArmenia.find((row) => row.project === '1')).toMatchObject({
+      messages: messagesOf('/contact-us', '1', 'AM'),
+      pageViews: viewsOf('/contact-us', 'AM'),
+    })
   })
 
   it('--check passes when every site-level p75 with enough data is good', async () => {
@@ -265,15 +347,15 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
     const { status, stdout } = await vitals(['--check'], envOf(api))
     expect(stdout).toContain('check: ok')
     expect(status).toBe(0)
-    // Six queries, two of them sent twice.
-    expect(api.queries).toHaveLength(8)
+    // Eight queries, two of them sent twice.
+    expect(api.queries).toHaveLength(10)
   })
 
   it('gives up after four busy answers to one query, saying so', async () => {
     const busy = { status: 503, headers: { 'Retry-After': '0' } }
     const api = await fake({
       datasets: { erebuni_vitals: fixtureRows('good') },
-      failures: Array(24).fill(busy),
+      failures: Array(32).fill(busy),
     })
     const { status, stderr } = await vitals([], envOf(api))
     expect(stderr).toContain('still busy (HTTP 503) after 4 attempts')

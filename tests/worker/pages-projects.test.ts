@@ -101,7 +101,7 @@ describe('a project page for every project of the bundled content', () => {
   it("keeps the item's button and its icon link, and breadcrumbs back to home and the list", async () => {
     const { html } = await page('/ru/enterprises/1-arabkir-residence')
     const button = await selectOne(html, '.project__actions .button')
-    expect(button?.attrs.href).toBe('/ru/contact-us')
+    expect(button?.attrs.href).toBe('/ru/contact-us?project=1')
     expect(button?.text).toContain(arabkir.ru_btnName)
     expect((await selectOne(html, '.project__icon'))?.attrs).toMatchObject({
       href: arabkir.iconLink.replace(/ /g, '+'),

@@ -1,5 +1,5 @@
 /**
- * The field report of `npm run vitals`: five queries (./sql.mjs) and what they say, as text for
+ * The field report of `npm run vitals`: eight queries (./sql.mjs) and what they say, as text for
  * an operator or JSON for a machine.
  *
  * - site verdict: each metric's p75 and n, on every device and on all together, with the good /
@@ -9,7 +9,9 @@
  * - deploys: the latest version against the one before, by metric, with n on both sides;
  * - server timing: page views (TTFB readings) by how the page was served, with TTFB and the
  *   worker's time;
- * - top client errors, by message and source.
+ * - top client errors, by message and source;
+ * - messages: the messages the site kept, by the page whose form sent them and the project they
+ *   ask about, beside that page's page views (its TTFB readings) and their ratio.
  *
  * A figure over fewer than MIN_N readings (weighted) is "not enough data", never a number.
  */
@@ -30,6 +32,10 @@ const ALL = 'all'
 const WORST_PAGES = 10
 const TOP_ERRORS = 10
 
+const TOP_MESSAGES = 20
+/** Pages whose page views are read for the messages' ratio: the most viewed. */
+const VIEWED_PAGES = 1000
+
 export function verdictOf(metric, p75) {
   const { good, poor } = THRESHOLDS[metric]
   return p75 <= good ? 'good' : p75 > poor ? 'poor' : 'needs improvement'
@@ -40,7 +46,7 @@ export async function gatherReport(query, { dataset, days, country }) {
   const filters = { days, country }
   const vital = (spec) => query(buildQuery({ dataset, kind: 'vital', filters, ...spec }))
   const verdictMeasures = ['n', 'p75', 'good', 'poor']
-  const [byDevice, overall, pages, versions, served, errors] = await Promise.all([
+  const [byDevice, overall, pages, versions, served, errors, messages, views] = await Promise.all([
     vital({ dimensions: ['metric', 'device'], measures: verdictMeasures }),
     vital({ dimensions: ['metric'], measures: verdictMeasures }),
     vital({
@@ -66,6 +72,24 @@ export async function gatherReport(query, { dataset, days, country }) {
         limit: TOP_ERRORS,
       })
     ),
+    query(
+      buildQuery({
+        dataset,
+        kind: 'message',
+        dimensions: ['page', 'project'],
+        measures: ['n'],
+        filters,
+        orderBy: { by: 'n', descending: true },
+        limit: TOP_MESSAGES,
+      })
+    ),
+    vital({
+      dimensions: ['page'],
+      measures: ['n'],
+      filters: { ...filters, metric: 'TTFB' },
+      orderBy: { by: 'n', descending: true },
+      limit: VIEWED_PAGES,
+    }),
   ])
   return {
     dataset,
@@ -82,7 +106,32 @@ export async function gatherReport(query, { dataset, days, country }) {
       n: numberOf(row.n),
       lastSeen: String(row.lastSeen ?? ''),
     })),
+    messages: messagesBySource(messages, views),
   }
+}
+
+/**
+ * Messages by page and project, beside the page's page views (TTFB readings: one per page view);
+ * the ratio only where the page views reach MIN_N.
+ */
+function messagesBySource(messages, views) {
+  const viewsOf = new Map(views.map((row) => [String(row.page ?? ''), numberOf(row.n)]))
+  return messages
+    .map((row) => {
+      const page = String(row.page ?? '')
+      const pageViews = viewsOf.get(page) ?? 0
+      const n = numberOf(row.n)
+      const enough = pageViews >= MIN_N
+      return {
+        page,
+        project: String(row.project ?? ''),
+        messages: n,
+        pageViews,
+        enough,
+        ...(enough ? { perView: n / pageViews } : {}),
+      }
+    })
+    .sort((a, b) => b.messages - a.messages)
 }
 
 /** One cell: p75 and split when n is enough, else only n. */
@@ -299,6 +348,25 @@ export function formatReport(report, { env }) {
           ])
         )
       : '(no TTFB readings)',
+    ''
+  )
+
+  lines.push(
+    "Messages (kept messages by the page whose form sent them and the project asked about, beside that page's page views)"
+  )
+  lines.push(
+    report.messages.length
+      ? table(
+          ['page', 'project', 'messages', 'page views', 'per view'],
+          report.messages.map((row) => [
+            printable(row.page, 60),
+            printable(row.project || '-', 30),
+            count(row.messages),
+            count(row.pageViews),
+            row.enough ? `${(row.perView * 100).toFixed(1)}%` : NOT_ENOUGH,
+          ])
+        )
+      : '(no messages)',
     ''
   )
 

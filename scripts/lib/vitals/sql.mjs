@@ -5,7 +5,7 @@
  * passes that is not on a list below or a checked literal, ever reaches a query. Anything else is
  * refused with a QueryRefused error (tests/tooling/vitals-sql.test.ts).
  *
- * Columns are the data points' positions (src/routes/telemetry.ts). Every figure is weighted by
+ * Columns are the data points' positions (src/routes/telemetry.ts, src/contact/message-data-point.ts). Every figure is weighted by
  * `_sample_interval`, as the SQL API's documentation asks of sampled data:
  * https://developers.cloudflare.com/analytics/analytics-engine/sql-api/#sampling
  */
@@ -39,6 +39,14 @@ export const DIMENSIONS = {
     lng: 'blob6',
     country: 'blob8',
   },
+  /** A message the site kept (src/contact/message-data-point.ts). */
+  message: {
+    page: 'blob2',
+    lng: 'blob3',
+    project: 'blob4',
+    device: 'blob5',
+    country: 'blob6',
+  },
 }
 
 /** The figures a report may ask for, per kind, each a fixed expression weighted by _sample_interval. */
@@ -58,6 +66,10 @@ export const MEASURES = {
   'client-error': {
     n: `SUM(${WEIGHT})`,
     lastSeen: 'MAX(timestamp)',
+  },
+  message: {
+    /** Messages represented (rows times their sample interval). */
+    n: `SUM(${WEIGHT})`,
   },
 }
 

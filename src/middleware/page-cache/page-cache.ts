@@ -42,6 +42,7 @@ import {
   readStored,
   storePage,
   type PagePayload,
+  type PageQueryParams,
   type StoredPage,
 } from './stored-page'
 
@@ -50,8 +51,11 @@ export type PageCacheOptions = {
   now?: () => number
   /** The cache; caches.default unless a test gives another. */
   cache?: () => Cache
-  /** The query parameters pages read: the only ones in the cache key. Default: none. */
-  queryParams?: readonly string[]
+  /**
+   * The query parameters pages read, each with the values pages read: the only ones in the cache
+   * key, and only with such a value (./stored-page.ts). Default: none.
+   */
+  queryParams?: PageQueryParams
   /**
    * Whether a path (without language prefix, `c.var.pageKey`) may be a page: any other request
    * (robots.txt, the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default:

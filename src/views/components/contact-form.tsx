@@ -4,10 +4,14 @@
  * fall back to the dictionary; schema messages come from the dictionary only.
  */
 import type { ContactFormProps } from '../../../client/islands/contact-form'
+import { commentsRoom, projectNote, projectTitle } from '../../contact/project-reference'
 import { localizer } from '../../content/localize'
+import type { Project } from '../../content/projects'
 import type { ContactData } from '../../content/schemas'
 import {
+  COMMENTS_INPUT_MAX,
   CONTACT_MESSAGE_KEYS,
+  CONTACT_PAGE_PATH,
   type ContactErrors,
   type ContactValues,
 } from '../../shared/contact-fields'
@@ -28,29 +32,63 @@ export type ContactFormState = {
   outcome?: { kind: 'sent' } | { kind: 'rate-limited' } | { kind: 'failed'; message?: string }
 }
 
+/** The project the form asks about: the page names it above the form, and the message carries it. */
+export type FormProject = { project: Project; origin: string }
+
 export function ContactFormArea({
   lng,
   contact,
   state = {},
+  project,
+  origin = '',
 }: {
   lng: Lng
   contact: ContactData
   state?: ContactFormState
+  /** The project the visitor asks about (a project page's link), if any. */
+  project?: Project | undefined
+  /** The site's origin, for the project's page address in the message. */
+  origin?: string
 }) {
-  return <Island name="contact-form" props={contactFormProps(lng, contact, state)} />
+  return (
+    <>
+      {project ? (
+        <p className="contact-form-area__about">
+          {getT(lng)('contact.aboutProject', { project: projectTitle(project, lng) })}
+        </p>
+      ) : null}
+      <Island
+        name="contact-form"
+        props={contactFormProps(lng, contact, state, project && { project, origin })}
+      />
+    </>
+  )
 }
 
 /** The island's props: only strings the browser needs (STYLE.md section 5). */
 export function contactFormProps(
   lng: Lng,
   contact: ContactData,
-  state: ContactFormState
+  state: ContactFormState,
+  about?: FormProject
 ): ContactFormProps {
   const pick = localizer(lng)
   const t = getT(lng)
+  // The project's note shares the backend's 500 characters (src/contact/project-reference.ts).
+  const commentsMax = about
+    ? commentsRoom(projectNote(about.project, lng, about.origin))
+    : COMMENTS_INPUT_MAX
+  const messages = Object.fromEntries(
+    CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])
+  ) as ContactFormProps['texts']['messages']
+  if (about)
+    messages['contact.messageTooLong'] = t('contact.messageTooLongAbout', { max: commentsMax })
   return {
-    action: localizePath('/contact-us', lng),
+    action: localizePath(CONTACT_PAGE_PATH, lng),
     endpoint: CONTACT_API_PATH,
+    lng,
+    ...(about && { project: about.project.id }),
+    commentsMax,
     texts: {
       title: pick(contact, 'contactFormTitle') || t('contact.formTitle'),
       nameLabel: pick(contact, 'nameLabel') || t('contact.nameLabel'),
@@ -67,9 +105,7 @@ export function contactFormProps(
       honeypotLabel: t('contact.honeypotLabel'),
       close: t('ui.close'),
       notifications: t('ui.notifications'),
-      messages: Object.fromEntries(
-        CONTACT_MESSAGE_KEYS.map((key) => [key, t(key)])
-      ) as ContactFormProps['texts']['messages'],
+      messages,
     },
     values: state.values,
     errors: state.errors,

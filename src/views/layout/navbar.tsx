@@ -44,7 +44,7 @@ export function Navbar({ shell }: { shell: Shell }) {
             entries: LANGUAGES.map((code) => ({
               lng: code,
               name: LANGUAGE_NAMES[code],
-              href: localizePath(pageKey, code),
+              href: localizePath(pageKey, code) + (shell.keptQuery ?? ''),
             })),
           }}
         />

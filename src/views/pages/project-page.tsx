@@ -2,13 +2,19 @@
  * One project's page (issue 31, src/content/projects.ts): its photo as the banner with its title,
  * the way back (breadcrumbs), its description, its linked icon and its button, then the other
  * projects to go on to.
+ *
+ * The page always has a way to ask about the project (decision 0040): a button of the CMS that
+ * leads to the contact page leads there with the project (`?project=<id>`); without such a button
+ * (none, or one that leads elsewhere) the page adds its own, in its language.
  */
 import { localizer } from '../../content/localize'
 import { projectPath, PROJECTS_PATH, type Project } from '../../content/projects'
 import { getT } from '../../shared/i18n'
-import { localizePath, type Lng } from '../../shared/languages'
+import { CONTACT_PAGE_PATH, contactPathAbout } from '../../shared/contact-fields'
+import { localizePath, splitLanguagePrefix, type Lng } from '../../shared/languages'
 import { wholeWordsStyle } from '../../shared/longest-word'
 import { ButtonLink } from '../components/button-link'
+import { resolveLink } from '../components/smart-link'
 import { FALLBACK, Image } from '../components/image'
 import { PageBanner } from '../components/page-banner'
 import { RichText } from '../components/rich-text'
@@ -54,12 +60,30 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
               lng={lng}
             />
             <div className="project__actions">
-              <ButtonLink
-                lng={lng}
-                label={pick(item, 'btnName')}
-                href={item.btnLink}
-                about={title}
-              />
+              {leadsToContactPage(item.btnLink, lng) && pick(item, 'btnName').trim() ? (
+                <ButtonLink
+                  lng={lng}
+                  label={pick(item, 'btnName')}
+                  href={contactPathAbout(project.id, lng)}
+                  about={title}
+                />
+              ) : (
+                <>
+                  <ButtonLink
+                    lng={lng}
+                    label={pick(item, 'btnName')}
+                    href={item.btnLink}
+                    about={title}
+                  />
+                  <ButtonLink
+                    lng={lng}
+                    label={t('ui.askAboutProject')}
+                    href={contactPathAbout(project.id, lng)}
+                    variant="outline"
+                    about={title}
+                  />
+                </>
+              )}
               <IconLink className="project__icon" item={item} lng={lng} title={title} />
             </div>
           </div>
@@ -86,6 +110,14 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
       ) : null}
     </>
   )
+}
+
+/** Whether a button's address is the site's contact page, in any language, with any query or hash. */
+function leadsToContactPage(href: string, lng: Lng): boolean {
+  const link = resolveLink(href, lng)
+  if (!link || link.external) return false
+  const pathname = link.href.split(/[?#]/)[0]!
+  return splitLanguagePrefix(pathname).path === CONTACT_PAGE_PATH
 }
 
 /** Another project: its photo and its title, both leading to its page. */
