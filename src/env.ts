@@ -5,9 +5,13 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
-import type { PayloadRead } from './content'
-import type { PayloadHashes } from './content/payload-hashes'
 import type { Lng } from './shared/languages'
+
+/** A payload a page was rendered from: its KV key and the hash of its content (src/content/content-for-request.ts). */
+export type PayloadRead = { key: string; hash: string; storedAt: number }
+
+/** Each payload entry's KV key and the hash of the payload it holds (src/content/payload-hashes.ts). */
+export type PayloadHashes = ReadonlyMap<string, string>
 
 /**
  * Secrets that may be unset (.dev.vars.example says what each does). `wrangler types` types only

@@ -16,11 +16,10 @@
  *   allows for), and remembered in the isolate for a second (as payload reads are); this isolate's
  *   own writes are seen at once.
  */
-import type { Bindings } from '../env'
+import type { Bindings, PayloadHashes } from '../env'
 import { apiOrigin } from './backend-transport'
 
-/** Each payload entry's KV key and the hash of the payload it holds. */
-export type PayloadHashes = ReadonlyMap<string, string>
+export type { PayloadHashes }
 
 /** How long an isolate uses the hashes it last read before reading KV again. */
 export const HASHES_MEMO_MS = 1_000
