@@ -27,15 +27,6 @@ type OptionalSecrets = {
    * accepted by /_image, so pages cached before the change keep their images (src/images/image-signature.ts).
    */
   IMAGE_URL_SECRET_PREVIOUS?: string
-  /** Lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
-  CACHE_BYPASS_TOKEN?: string
-  /** 'on' serves the bench's plain floor page (src/routes/bench-floor.ts); unset in every deployment. */
-  BENCH_FLOOR_PAGE?: string
-  /**
-   * 'on' makes the beacon routes answer with the data points they wrote (src/routes/telemetry.ts):
-   * the browser tests' recording dataset. Unset in every deployment.
-   */
-  TELEMETRY_ECHO?: string
 }
 
 /** Every binding, var and secret of the site worker. */

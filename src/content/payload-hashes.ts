@@ -30,17 +30,12 @@ export function payloadHashesKey(env: Pick<Bindings, 'API_HOST' | 'PRODUCT'>): s
 }
 
 /** What each KV binding last read or wrote of each hashes key, and when. */
-let known = new WeakMap<KVNamespace, Map<string, { hashes: PayloadHashes | null; at: number }>>()
+const known = new WeakMap<KVNamespace, Map<string, { hashes: PayloadHashes | null; at: number }>>()
 
 function knownOf(kv: KVNamespace) {
   let map = known.get(kv)
   if (!map) known.set(kv, (map = new Map()))
   return map
-}
-
-/** Forgets what this isolate read of the hashes keys, as a new isolate starts (tests). */
-export function forgetPayloadHashes() {
-  known = new WeakMap()
 }
 
 /**
