@@ -8,7 +8,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from '../support/e2e/fixtures'
 
 const HOME = [
   { lng: 'hy', path: '/', t: hy },

@@ -12,7 +12,14 @@ import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
 import { SAMPLE_PROJECT_KEY } from '../support/page-addresses'
-import { expect, gotoAndHydrate, phone, scrollToIsland, test, type Page } from './fixtures'
+import {
+  expect,
+  gotoAndHydrate,
+  phone,
+  scrollToIsland,
+  test,
+  type Page,
+} from '../support/e2e/fixtures'
 
 const LANGUAGES = [
   { lng: 'hy', prefix: '', name: 'ՀԱՅԵՐԵՆ', t: hy },

@@ -8,7 +8,7 @@
  * stamped into the page and how the page was served (decision 0030).
  */
 import type { Page, Request } from '@playwright/test'
-import { expect, gotoAndHydrate, phone, test } from './fixtures'
+import { expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
 
 const REPORTER_CHUNK = /\/assets\/chunks\/reporter-[\w-]+\.js$/
 

@@ -2,14 +2,14 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createPayloadCache } from '../../src/content/cache'
 import { ContentError } from '../../src/content/errors'
-import { newIsolate } from './support/worker'
+import { newIsolate } from '../support/worker/worker'
 
 let keyCounter = 0
 /** Accepts any stored payload as it is. */
 const same = <T>(stored: unknown) => stored as T
 const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 
-/** createPayloadCache of a new isolate: nothing in memory of earlier reads (tests/worker/support/worker.ts). */
+/** createPayloadCache of a new isolate: nothing in memory of earlier reads (tests/support/worker/worker.ts). */
 async function inNewIsolate(): Promise<typeof createPayloadCache> {
   newIsolate()
   return (await import('../../src/content/cache')).createPayloadCache

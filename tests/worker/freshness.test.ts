@@ -9,9 +9,9 @@ import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
-import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
-import { contextWithWorkersCache, recordingKv } from './support/freshness'
-import { fetchPage, newIsolate } from './support/worker'
+import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
+import { contextWithWorkersCache, recordingKv } from '../support/worker/freshness'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 const TTL_SECONDS = 300
 let backend: ReturnType<typeof fakeBackend> | undefined

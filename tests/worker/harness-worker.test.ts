@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BYPASS_HEADER, BYPASS_TOKEN_HEADER } from '../../scripts/lib/harness-worker/cache-bypass'
 import { FLOOR_PAGE_HTML, FLOOR_PAGE_PATH } from '../../scripts/lib/harness-worker/floor-page'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage, fetchThroughHarness } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage, fetchThroughHarness } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

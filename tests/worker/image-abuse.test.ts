@@ -20,7 +20,7 @@ import {
   fetchImage,
   pageImageUrl,
   serveBytes,
-} from './support/images'
+} from '../support/worker/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const HERO = '/images/banners/home-hero-1.jpg'

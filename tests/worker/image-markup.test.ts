@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS } from '../../src/images/image-url'
-import { pageImageUrl } from './support/images'
+import { pageImageUrl } from '../support/worker/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
 import { PLACEHOLDER_INDEX_KEY, placeholderKey } from '../../src/images/placeholders'
 import { Image } from '../../src/views/components/image'
@@ -19,8 +19,8 @@ import {
   type ImageLayoutName,
 } from '../../src/views/components/image-layouts'
 import home from '../../content-service/seed/home.json'
-import { imageSource, renderView, select, type Found } from './support/views'
-import { fetchPage, newIsolate } from './support/worker'
+import { imageSource, renderView, select, type Found } from '../support/worker/views'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 /** Where each layout is used, by the selector of its <img>. */

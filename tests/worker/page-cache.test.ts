@@ -19,8 +19,8 @@ import {
   STALE_SECONDS,
   STORED_AT,
 } from '../../src/middleware/page-cache'
-import { fakeBackend, json } from './support/fake-backend'
-import { fetchPage, newIsolate } from './support/worker'
+import { fakeBackend, json } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 let backend: ReturnType<typeof fakeBackend> | undefined

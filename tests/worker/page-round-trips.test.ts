@@ -13,8 +13,8 @@ import { HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
 import { PLACEHOLDER_INDEX_KEY } from '../../src/images/placeholders'
 import { ioChain } from '../support/io-chain'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage, newIsolate } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 beforeEach(async () => {

@@ -4,8 +4,8 @@
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakeBackend, json, text } from './support/fake-backend'
-import { fetchPage, newIsolate } from './support/worker'
+import { fakeBackend, json, text } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

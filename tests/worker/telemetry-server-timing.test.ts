@@ -4,8 +4,8 @@
  * with the deployed version that rendered it, kept by a cached copy.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage, newIsolate } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

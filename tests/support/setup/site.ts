@@ -4,7 +4,7 @@
  * as it would in a runtime of its own: every binding's storage emptied (`reset`), the site's
  * modules evaluated afresh (no memo of another file's isolate), and the auxiliary content
  * service's database, reached through the runner's TEST_CONTENT_DB binding (same D1 id), migrated
- * and seeded. A test that needs a new isolate of its own starts one (tests/worker/support/worker.ts).
+ * and seeded. A test that needs a new isolate of its own starts one (tests/support/worker/worker.ts).
  */
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
