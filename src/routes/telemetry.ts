@@ -11,7 +11,7 @@
  * written; per client, the limiter's requests a minute (wrangler.toml). A page view sends two vitals
  * beacons (on hiding and on leaving), and an error beacon only when a script fails, five at most.
  *
- * Data points, one per metric or error (blob1 tells them apart in SQL; scripts/lib/vitals/columns.mjs
+ * Data points, one per metric or error (blob1 tells them apart in SQL; scripts/lib/vitals/sql.mjs
  * names the same positions for `npm run vitals`):
  * - vital:        index = metric name; blobs = ['vital', name, rating, page, lng, navigationType,
  *                 country, device, version, cache level]; doubles = [value, server ms]
