@@ -5,7 +5,7 @@
  *
  * content-service — tests/content-service/*.test.ts against the reference content service itself
  *   (content-service/wrangler.toml, main content-service/src/index.ts). Its CONTENT_DB is migrated
- *   and seeded by tests/setup/content-service.ts before every test file.
+ *   and seeded by tests/support/setup/content-service.ts before every test file.
  *
  * site — tests/worker/**\/*.test.ts against the site worker (root wrangler.toml, src/index.ts), all
  *   files in one runtime (`isolate: false`), each starting from empty storage and fresh modules.
@@ -13,7 +13,7 @@
  *   auxiliary worker named "erebuni-content": the content service bundled with esbuild into
  *   .wrangler/test/content-service.mjs when this config loads. That worker's CONTENT_DB and the
  *   site runner's extra TEST_CONTENT_DB binding name the same local D1 database, so
- *   tests/setup/site.ts migrates and seeds it from the site side and `exports.default.fetch(...)`
+ *   tests/support/setup/site.ts migrates and seeds it from the site side and `exports.default.fetch(...)`
  *   (or env.CONTENT.fetch) gets the real seed content.
  *
  * Test-only bindings (both projects): TEST_CONTENT_MIGRATIONS (readD1Migrations of
@@ -24,9 +24,9 @@
  * route's tests serve from a fake origin, made here in Node because workerd cannot run sharp (a
  * 4000×3000 camera photo from scripts/lib/camera-uploads/, PNGs whose headers claim 60000×60000
  * and 15000×15000 pixels: decompression bombs, and a small image in each raster format:
- * tests/setup/format-samples.mjs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
+ * tests/support/setup/format-samples.mjs) and TEST_HEADER_FIXTURES: a small GIF, WebP (lossy,
  * lossless, extended), AVIF, progressive JPEG and JPEG with EXIF and ICC segments, and a bomb of
- * each (tests/setup/header-fixtures.mjs, kept under .wrangler/test/). Types: tests/setup/env.d.ts.
+ * each (tests/support/setup/header-fixtures.mjs, kept under .wrangler/test/). Types: tests/support/setup/env.d.ts.
  *
  * The site worker imports src/generated/client-manifest.ts, written by the [build] step
  * (scripts/build-client.mjs), which the plugin does not run: when the manifest is missing, this
@@ -46,9 +46,9 @@ import {
   readSeed,
 } from './content-service/scripts/seed-sql.mjs'
 import { cameraPhoto } from './scripts/lib/camera-uploads/photos.mjs'
-import { bombPng } from './tests/setup/bomb-png.mjs'
-import { headerFixtures } from './tests/setup/header-fixtures.mjs'
-import { formatSamples, smallPhoto } from './tests/setup/format-samples.mjs'
+import { bombPng } from './tests/support/setup/bomb-png.mjs'
+import { headerFixtures } from './tests/support/setup/header-fixtures.mjs'
+import { formatSamples, smallPhoto } from './tests/support/setup/format-samples.mjs'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const at = (relative: string) => path.join(root, relative)
@@ -135,7 +135,7 @@ export default defineConfig({
         test: {
           name: 'content-service',
           include: ['tests/content-service/**/*.test.ts'],
-          setupFiles: ['./tests/setup/content-service.ts'],
+          setupFiles: ['./tests/support/setup/content-service.ts'],
         },
       },
       {
@@ -171,11 +171,11 @@ export default defineConfig({
         test: {
           name: 'site',
           // One Workers runtime for every test file, not one each (two seconds of startup per file,
-          // 38 files): tests/setup/site.ts empties storage and re-evaluates the site's modules
+          // 38 files): tests/support/setup/site.ts empties storage and re-evaluates the site's modules
           // before each file, so a file still starts as in a runtime of its own, in any order.
           isolate: false,
           include: ['tests/worker/**/*.test.ts'],
-          setupFiles: ['./tests/setup/site.ts'],
+          setupFiles: ['./tests/support/setup/site.ts'],
         },
       },
     ],

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { processesOf, ROOT, startSite } from './lib/local-site.mjs'
+import { HARNESS_WORKER, processesOf, ROOT, startSite } from './lib/local-site.mjs'
 
 const PAGE = process.env.PROFILE_PATH || '/en'
 const REQUESTS = Number(process.env.PROFILE_REQUESTS) || 300
@@ -29,6 +29,8 @@ const BYPASS = {
 }
 
 const site = await startSite({
+  // The bypass is the harness worker's (scripts/lib/harness-worker/), around the site's own.
+  script: HARNESS_WORKER,
   vars: { CACHE_BYPASS_TOKEN: token },
   production: true,
   logFile: path.join(ROOT, '.wrangler/profile/wrangler.log'),

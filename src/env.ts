@@ -5,9 +5,13 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
-import type { PayloadRead } from './content'
-import type { PayloadHashes } from './content/payload-hashes'
 import type { Lng } from './shared/languages'
+
+/** A payload a page was rendered from: its KV key and the hash of its content (src/content/content-for-request.ts). */
+export type PayloadRead = { key: string; hash: string; storedAt: number }
+
+/** Each payload entry's KV key and the hash of the payload it holds (src/content/payload-hashes.ts). */
+export type PayloadHashes = ReadonlyMap<string, string>
 
 /**
  * Secrets that may be unset (.dev.vars.example says what each does). `wrangler types` types only
@@ -23,15 +27,6 @@ type OptionalSecrets = {
    * accepted by /_image, so pages cached before the change keep their images (src/images/image-signature.ts).
    */
   IMAGE_URL_SECRET_PREVIOUS?: string
-  /** Lets `npm run bench` skip the page and payload caches (X-Cache-Bypass-Token); unset disables that. */
-  CACHE_BYPASS_TOKEN?: string
-  /** 'on' serves the bench's plain floor page (src/routes/bench-floor.ts); unset in every deployment. */
-  BENCH_FLOOR_PAGE?: string
-  /**
-   * 'on' makes the beacon routes answer with the data points they wrote (src/routes/telemetry.ts):
-   * the browser tests' recording dataset. Unset in every deployment.
-   */
-  TELEMETRY_ECHO?: string
 }
 
 /** Every binding, var and secret of the site worker. */

@@ -15,7 +15,6 @@ import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
-import { benchFloor } from './routes/bench-floor'
 import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
@@ -36,8 +35,6 @@ app.use('*', httpsOnly())
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0012-image-route.md).
 app.route('/', images)
-// The bench's plain floor page, only where BENCH_FLOOR_PAGE is 'on' (never deployed).
-app.route('/', benchFloor)
 app.use('*', language())
 // Outside the page cache, which it reports on: a copy the page cache stores never carries it (decision 0030).
 app.use('*', serverTiming())

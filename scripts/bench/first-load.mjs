@@ -1,8 +1,7 @@
 /**
  * Step `first-load` (`npm run bench:first-load`; issue 29): what the first load of every page costs
  * the main thread, beside a plain page's, served by the same worker in the same run (the machine's
- * floor: FLOOR_PAGE_PATH, src/routes/bench-floor.ts, which the bench's site serves with
- * BENCH_FLOOR_PAGE=on). For each of the 12 pages and the floor:
+ * floor: FLOOR_PAGE_PATH, which the bench's site serves through scripts/lib/harness-worker/). For each of the 12 pages and the floor:
  *
  * - unthrottled, Chromium's own counters once the page has loaded and the network is idle
  *   (CDP Performance.getMetrics: LayoutDuration and RecalcStyleDuration, with LayoutCount and
@@ -37,7 +36,7 @@ import { answerNavigation, PAGE_VARIANTS } from './first-load-variants.mjs'
 import { lighthouseFigures } from './lighthouse.mjs'
 import { BROWSER, everyPage, median, pathList } from './shared.mjs'
 
-/** The plain page's address: src/shared/floor-page.ts (FLOOR_PAGE_PATH). */
+/** The plain page's address: scripts/lib/harness-worker/floor-page.ts (FLOOR_PAGE_PATH). */
 export const FLOOR_PAGE_PATH = '/__bench/plain-page'
 const ROUNDS = Number(process.env.BENCH_FIRST_LOAD_ROUNDS) || 3
 /** A mid-range phone's viewport, as in the issue (Lighthouse's mobile emulation is 412 px wide too). */

@@ -23,6 +23,7 @@
  * backend already had newer content than the page showed.
  */
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { ROOT } from '../lib/local-site.mjs'
 
@@ -60,8 +61,9 @@ const SCENARIOS = [
   },
 ]
 
-/** The real code, bundled once (bundleRealCode). */
-let code
+/** The real code, bundled once (bundleRealCode): the file each simulation imports as a new isolate. */
+let bundle
+let isolates = 0
 
 export const step = {
   name: 'freshness',
@@ -71,7 +73,7 @@ export const step = {
 }
 
 async function simulateNetwork(report) {
-  code ??= await bundleRealCode()
+  bundle ??= await bundleRealCode()
   const rows = []
   for (const scenario of SCENARIOS) {
     if (process.env.SIMULATE_ONLY && !scenario.name.includes(process.env.SIMULATE_ONLY)) continue
@@ -91,7 +93,7 @@ async function bundleRealCode() {
       contents: [
         "export { createPayloadCache } from './src/content/cache.ts'",
         "export { createContentClient } from './src/content/client.ts'",
-        "export { refreshPayloads, runScheduledRefresh, scheduledRefreshIsRunning, forgetHeartbeat } from './src/content/refresh.ts'",
+        "export { refreshPayloads, runScheduledRefresh, scheduledRefreshIsRunning } from './src/content/refresh.ts'",
         "export { REPURGE_DELAY_SECONDS } from './src/content/repurge.ts'",
       ].join('\n'),
       resolveDir: ROOT,
@@ -104,10 +106,12 @@ async function bundleRealCode() {
     target: 'node22',
     logLevel: 'warning',
   })
-  return import(outfile)
+  return pathToFileURL(outfile)
 }
 
 async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
+  // A new isolate of the real code: its modules evaluated afresh, nothing remembered of the last run.
+  const code = await import(`${bundle.href}?isolate=${++isolates}`)
   let nowMs = 0
   const now = () => nowMs
   const random = seeded(42)
@@ -179,7 +183,6 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
   const settle = async () => {
     while (background.length) await Promise.allSettled(background.splice(0))
   }
-  code.forgetHeartbeat()
 
   async function render(dc, page) {
     const cache = code.createPayloadCache({

@@ -22,8 +22,9 @@
  *
  * Before the steps that need it, the runner seeds the local content service (`npm run
  * content:setup`) and starts the site under `wrangler dev` (production build) on a free loopback
- * port (scripts/lib/local-site.mjs), with a random CACHE_BYPASS_TOKEN so the bench alone can skip
- * the caches (docs/decisions/0002-page-cache.md). The other steps start what they need themselves.
+ * port (scripts/lib/local-site.mjs), inside the harness worker (scripts/lib/harness-worker/: the
+ * plain page, the cache bypass) with a random CACHE_BYPASS_TOKEN so the bench alone can skip the
+ * caches (docs/decisions/0002-page-cache.md). The other steps start what they need themselves.
  * Skipping `lighthouse` also skips Lighthouse in the image steps.
  *
  * Parameters (environment): BENCH_SECONDS (5) and BENCH_ROUNDS (3) of the serving step;
@@ -37,7 +38,7 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { ROOT, startSite } from '../lib/local-site.mjs'
+import { HARNESS_WORKER, ROOT, startSite } from '../lib/local-site.mjs'
 import { checkFiguresFile, writeFigures } from './figures-file.mjs'
 import { createReport } from './report.mjs'
 import { machine } from './shared.mjs'
@@ -122,8 +123,9 @@ async function startSharedSite(bypassToken) {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   return startSite({
-    // BENCH_FLOOR_PAGE: the first-load step's plain page (src/routes/bench-floor.ts).
-    vars: { CACHE_BYPASS_TOKEN: bypassToken, BENCH_FLOOR_PAGE: 'on' },
+    // The site inside the harness worker: the first-load step's plain page, the serving step's bypass.
+    script: HARNESS_WORKER,
+    vars: { CACHE_BYPASS_TOKEN: bypassToken },
     production: true,
     logFile: path.join(ROOT, '.wrangler/bench/wrangler.log'),
   })

@@ -10,6 +10,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+/** The site's worker wrapped for tests and the bench (the plain page, the cache bypass, the beacons' echo). */
+export const HARNESS_WORKER = 'scripts/lib/harness-worker/worker.ts'
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
 /**
@@ -47,7 +49,7 @@ export function freePort() {
  *   the port (default: the site, then the content service)
  * @param {string} [options.readyPath] the address that must answer 200 before this resolves (default `/`)
  * @param {string} [options.script] a worker entry other than the first configuration's `main`, with
- *   that configuration's bindings (the cold bench's recording entry, scripts/bench/cold/worker.ts)
+ *   that configuration's bindings (HARNESS_WORKER; the cold bench's recording entry, scripts/bench/cold/worker.ts)
  * @param {() => Promise<number>} [options.pickPort] how a port is picked (default freePort; a test's
  *   own, to hand out a taken one)
  * @param {string} [options.cli] the wrangler CLI to run (default the project's; a test's stand-in)

@@ -4,14 +4,13 @@
  * into Cache-Tag and ETag.
  */
 import type { Context } from 'hono'
-import type { AppEnv } from '../env'
+import type { AppEnv, PayloadRead } from '../env'
 import { pagePurgerFor } from '../middleware/page-cache/purge'
 import { reportError } from '../observability'
 import { createContentClient, type ContentClient } from './client'
 import { scheduledRefreshIsRunning } from './refresh'
 
-/** A payload a page was rendered from: its KV key and the hash of its content. */
-export type PayloadRead = { key: string; hash: string; storedAt: number }
+export type { PayloadRead }
 
 export function contentFor(c: Context<AppEnv>): ContentClient {
   const timeout = Number(c.env.API_TIMEOUT_MS)

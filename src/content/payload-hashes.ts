@@ -16,11 +16,10 @@
  *   allows for), and remembered in the isolate for a second (as payload reads are); this isolate's
  *   own writes are seen at once.
  */
-import type { Bindings } from '../env'
+import type { Bindings, PayloadHashes } from '../env'
 import { apiOrigin } from './backend-transport'
 
-/** Each payload entry's KV key and the hash of the payload it holds. */
-export type PayloadHashes = ReadonlyMap<string, string>
+export type { PayloadHashes }
 
 /** How long an isolate uses the hashes it last read before reading KV again. */
 export const HASHES_MEMO_MS = 1_000
@@ -31,17 +30,12 @@ export function payloadHashesKey(env: Pick<Bindings, 'API_HOST' | 'PRODUCT'>): s
 }
 
 /** What each KV binding last read or wrote of each hashes key, and when. */
-let known = new WeakMap<KVNamespace, Map<string, { hashes: PayloadHashes | null; at: number }>>()
+const known = new WeakMap<KVNamespace, Map<string, { hashes: PayloadHashes | null; at: number }>>()
 
 function knownOf(kv: KVNamespace) {
   let map = known.get(kv)
   if (!map) known.set(kv, (map = new Map()))
   return map
-}
-
-/** Forgets what this isolate read of the hashes keys, as a new isolate starts (tests). */
-export function forgetPayloadHashes() {
-  known = new WeakMap()
 }
 
 /**

@@ -89,20 +89,12 @@ function parsedEntry(key: string, text: string | null): CacheEntry<unknown> | nu
  * By binding, so that a binding that finds nothing (the bench's bypass) is never answered from
  * another's reads.
  */
-let recentTexts = new WeakMap<KVNamespace, Map<string, { text: string | null; readAt: number }>>()
+const recentTexts = new WeakMap<KVNamespace, Map<string, { text: string | null; readAt: number }>>()
 
 function recentTextsOf(kv: KVNamespace) {
   let texts = recentTexts.get(kv)
   if (!texts) recentTexts.set(kv, (texts = new Map()))
   return texts
-}
-
-/** Forgets the stamps and revalidated payloads this isolate has seen, as a new isolate starts (tests). */
-export function forgetKnownStamps() {
-  knownStamps.clear()
-  revalidated.clear()
-  parsedTexts.clear()
-  recentTexts = new WeakMap()
 }
 
 /** Notes the stamp a read served, as what this isolate knows of `key`. */

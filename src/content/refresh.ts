@@ -194,8 +194,3 @@ export async function scheduledRefreshIsRunning(
   heartbeatMemo = { running, readAt: now() }
   return running
 }
-
-/** Forgets what this isolate read of the heartbeat (tests). */
-export function forgetHeartbeat() {
-  heartbeatMemo = null
-}

@@ -68,12 +68,6 @@ function remember(source: string, value: string, seenAt: number, until?: number)
   })
 }
 
-/** Forgets the settled sources this isolate remembers, as a new isolate starts (tests). */
-export function forgetSettledPlaceholders() {
-  settled.clear()
-  indexReadAt = new WeakMap()
-}
-
 /**
  * The KV key of the index: every settled source, its value (a preview or UNAVAILABLE) and when its
  * own key expires, `{ [source]: { value, until } }`. One key for the whole site (a few dozen
@@ -89,7 +83,7 @@ type IndexEntry = { value: string; until: number }
  * it is not read again. By binding, so that one that finds nothing (the bench's bypass) never
  * stands for another.
  */
-let indexReadAt = new WeakMap<KVNamespace, number>()
+const indexReadAt = new WeakMap<KVNamespace, number>()
 
 /** How long a settled value is good for, from when it was settled: its own key's expiry. */
 function lifetimeOf(value: string): number {

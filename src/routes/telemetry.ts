@@ -4,9 +4,7 @@
  * must be within its client's budget (TELEMETRY_RATE_LIMITER, by CF-Connecting-IP: 429 with
  * Retry-After beyond it, before the body is read), fit in TELEMETRY_LIMITS.body bytes and match its
  * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
- * Both answer 204 with no body: a beacon's sender never reads the answer. Where TELEMETRY_ECHO is
- * 'on' (the browser tests' server, never a deployment) they answer 200 with the data points written,
- * so that a test reads what the dataset got.
+ * Both answer 204 with no body: a beacon's sender never reads the answer.
  *
  * Rows are billed per data point, so what one client can write is bounded twice: per request, at
  * most MAX_ROWS_PER_BEACON points (one per metric or error, the schemas' limits), counted as they are
@@ -71,7 +69,7 @@ telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
     beacon.served?.cache ?? 'unknown',
   ] as const
   const serverMs = beacon.served?.ms ?? -1
-  const rows = writeRows(
+  writeRows(
     c,
     beacon.metrics.map((metric) => ({
       indexes: [metric.name],
@@ -88,7 +86,7 @@ telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
       doubles: [metric.value, serverMs],
     }))
   )
-  return written(c, rows)
+  return c.body(null, 204, NO_STORE)
 })
 
 telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) => {
@@ -96,7 +94,7 @@ telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) 
   if (!beacon) return c.body(null, 400, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
-  const rows = writeRows(
+  writeRows(
     c,
     beacon.errors.map((error) => ({
       indexes: ['client-error'],
@@ -113,7 +111,7 @@ telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) 
       doubles: [error.line ?? 0, error.column ?? 0],
     }))
   )
-  return written(c, rows)
+  return c.body(null, 204, NO_STORE)
 })
 
 /** One beacon counted against its client's budget; true when within it. An unbound or failing limiter lets it through. */
@@ -146,20 +144,13 @@ async function readBeacon<S extends z.ZodType>(
 
 type DataPoint = { indexes: [string]; blobs: string[]; doubles: number[] }
 
-/** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it); returns those written. */
-function writeRows(c: Context<AppEnv>, points: DataPoint[]): DataPoint[] {
+/** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it). */
+function writeRows(c: Context<AppEnv>, points: DataPoint[]) {
   const rows = points.slice(0, MAX_ROWS_PER_BEACON)
   for (const point of rows) {
     if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
     else console.log(`telemetry ${JSON.stringify(point)}`)
   }
-  return rows
-}
-
-/** 204, or where TELEMETRY_ECHO is 'on' (the browser tests' server) 200 with the points written. */
-function written(c: Context<AppEnv>, rows: DataPoint[]): Response {
-  if (c.env.TELEMETRY_ECHO === 'on') return c.json({ points: rows }, 200, NO_STORE)
-  return c.body(null, 204, NO_STORE)
 }
 
 function countryOf(c: Context<AppEnv>): string {

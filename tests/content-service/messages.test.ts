@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { call } from './support'
+import { call } from '../support/content-service'
 
 const valid = {
   name: 'Aram Petrosyan',

@@ -12,7 +12,7 @@ import {
   expectOnlyFields,
   getPayload,
   type Json,
-} from './support'
+} from '../support/content-service'
 
 const BANNER = ['img', 'title', 'description', 'btnName', 'btnLink']
 const ENTERPRISE = ['id', 'img', 'icon', 'iconLink', 'title', 'description', 'btnName', 'btnLink']

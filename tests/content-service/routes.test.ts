@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { normalizePageKey } from '../../content-service/src/routes/pages'
-import { call, fetchPath } from './support'
+import { call, fetchPath } from '../support/content-service'
 
 async function expectJsonError(response: Response, status: number): Promise<string> {
   expect(response.status).toBe(status)

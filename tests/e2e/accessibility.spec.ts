@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { ONE_PAGE_OF_EACH_KIND, PAGE_ADDRESSES } from '../support/page-addresses'
-import { desktop, expect, gotoAndHydrate, phone, test } from './fixtures'
+import { desktop, expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
 
 const require = createRequire(import.meta.url)
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')

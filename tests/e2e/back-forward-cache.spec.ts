@@ -18,7 +18,7 @@
 import type { CDPSession, Page } from '@playwright/test'
 import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-import { expect, gotoAndHydrate, test } from './fixtures'
+import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
 
 // One page load with hydration per page of the walk, and its traversals: a first visit of the run, on a busy
 // machine, renders the pages and transforms their images first.

@@ -16,8 +16,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { en } from '../../src/shared/i18n/en'
-import { expect, gotoAndHydrate, test, type Page } from './fixtures'
-import { storedMessages } from './stored-messages'
+import { expect, gotoAndHydrate, test, type Page } from '../support/e2e/fixtures'
+import { storedMessages } from '../support/e2e/stored-messages'
 
 const run = promisify(execFile)
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler')

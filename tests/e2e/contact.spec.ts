@@ -15,8 +15,11 @@ import { gzipSync } from 'node:zlib'
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, test, type Page } from './fixtures'
-import { storedMessages as readStoredMessages, type StoredMessage } from './stored-messages'
+import { expect, gotoAndHydrate, test, type Page } from '../support/e2e/fixtures'
+import {
+  storedMessages as readStoredMessages,
+  type StoredMessage,
+} from '../support/e2e/stored-messages'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const seed = JSON.parse(

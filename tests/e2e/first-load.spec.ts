@@ -16,7 +16,7 @@
  * bench's: `npm run bench:first-load` prints both for every page beside the plain page's.
  */
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-import { expect, gotoAndHydrate, phone, test } from './fixtures'
+import { expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
 
 /**
  * The system fonts the fallback faces may name (decision 0019): each by its full name, which

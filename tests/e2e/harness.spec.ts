@@ -4,10 +4,15 @@
  * on the site's own origin, so these pass whatever state the site is in.
  */
 import { existsSync, statSync } from 'node:fs'
-import { expect, gotoAndHydrate, phone, screenshot, test, viewports } from './fixtures'
+import { expect, gotoAndHydrate, phone, screenshot, test, viewports } from '../support/e2e/fixtures'
 
 /** Serves `html` at `path` on the site's origin, without reaching the server. */
-async function serve(page: import('./fixtures').Page, path: string, html: string, status = 200) {
+async function serve(
+  page: import('../support/e2e/fixtures').Page,
+  path: string,
+  html: string,
+  status = 200
+) {
   await page.route(`**${path}`, (route) =>
     route.fulfill({ status, contentType: 'text/html; charset=utf-8', body: html })
   )

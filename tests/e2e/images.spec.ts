@@ -30,7 +30,7 @@ import {
   screenshot,
   test,
   type Page,
-} from './fixtures'
+} from '../support/e2e/fixtures'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
 
 /** Scrolls `page` through and fails naming every image in view that did not load. */

@@ -8,7 +8,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from '../support/e2e/fixtures'
 
 const HOME = [
   { lng: 'hy', path: '/', t: hy },
@@ -161,6 +161,8 @@ test('loops both ways with the arrows', async ({ page }) => {
 })
 
 test('autoplays every 5 s, and its button pauses and resumes it', async ({ page }) => {
+  // The page's timers on a clock the test can move on: time still flows as usual.
+  await page.clock.install()
   await openCarousel(page, '/en')
   const carousel = page.locator('.carousel')
   await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
@@ -180,7 +182,8 @@ test('autoplays every 5 s, and its button pauses and resumes it', async ({ page 
   const paused = await settledSlide(page)
   await page.mouse.move(0, 0)
   await blur(page)
-  await page.waitForTimeout(6_000)
+  // Every timer of the next 6 s fires now: the autoplay's step, were it running, among them.
+  await page.clock.runFor(6_000)
   expect(await settledSlide(page)).toBe(paused)
 
   await carousel.getByRole('button', { name: en.ui.playCarousel }).click()
@@ -193,13 +196,15 @@ test.describe('when the visitor prefers reduced motion', () => {
   test.use({ reducedMotion: 'reduce' })
 
   test('does not autoplay and offers no pause button', async ({ page }) => {
+    await page.clock.install()
     await openCarousel(page, '/en')
     const carousel = page.locator('.carousel')
     await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
     await expect(carousel.getByRole('button', { name: en.ui.pauseCarousel })).toHaveCount(0)
 
     const start = await settledSlide(page)
-    await page.waitForTimeout(6_000)
+    // Every timer of the next 6 s fires now: an autoplay's step among them, were there one.
+    await page.clock.runFor(6_000)
     expect(await settledSlide(page)).toBe(start)
     expect(
       await carousel.evaluate(

@@ -11,7 +11,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, test, type Page } from './fixtures'
+import { expect, gotoAndHydrate, test, type Page } from '../support/e2e/fixtures'
 
 const LANGUAGES = [
   { lng: 'hy', path: '/contact-us', t: hy },

@@ -12,7 +12,14 @@ import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
 import { SAMPLE_PROJECT_KEY } from '../support/page-addresses'
-import { expect, gotoAndHydrate, phone, scrollToIsland, test, type Page } from './fixtures'
+import {
+  expect,
+  gotoAndHydrate,
+  phone,
+  scrollToIsland,
+  test,
+  type Page,
+} from '../support/e2e/fixtures'
 
 const LANGUAGES = [
   { lng: 'hy', prefix: '', name: 'ՀԱՅԵՐԵՆ', t: hy },
@@ -38,6 +45,23 @@ async function scrollTo(page: Page, top: number): Promise<void> {
  * language, the languages taking turns, so that each language has its share and none is skipped.
  */
 const [HY, EN, RU] = LANGUAGES
+
+/**
+ * Once every transition the last change started has ended, and the frames after it are drawn (so
+ * a layout shift it caused has been reported): the moment "nothing moved" can be checked.
+ */
+async function transitionsEnded(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frames = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    await frames()
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)))
+    await frames()
+  })
+}
 
 test.describe('the language dropdown', () => {
   // Each language switches to the next (hy -> en -> ru -> hy): every page language's button and
@@ -170,11 +194,11 @@ test.describe('the navbar', () => {
     await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
     await scrollTo(page, 50)
     await expect(navbar).toHaveClass(/\bis-sticky\b/)
-    await page.waitForTimeout(400) // past any transition
+    await transitionsEnded(page)
     expect(await layout()).toEqual(before)
     await scrollTo(page, 0)
     await expect(navbar).not.toHaveClass(/\bis-sticky\b/)
-    await page.waitForTimeout(400)
+    await transitionsEnded(page)
     // Each shift with what moved, from where to where.
     expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)).toEqual(
       []

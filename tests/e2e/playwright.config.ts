@@ -70,7 +70,7 @@ if (ENGINES.includes('chromium') && !(process.env.E2E_CHROMIUM && process.env.E2
  * (IMAGE_TRANSFORM_TIMEOUT_MS, 20 s in production): a deadline for a busy machine, where a page's
  * first visit queues its transforms for the route's slots behind the other worker's. The specs
  * need the images; how fast the route answers is the bench's business, and its refusals are
- * tests/worker/image-abuse.test.ts's. Handed to the specs as E2E_IMAGE_WAIT_MS (fixtures.ts).
+ * tests/worker/image-abuse.test.ts's. Handed to the specs as E2E_IMAGE_WAIT_MS (tests/support/e2e/fixtures.ts).
  */
 process.env.E2E_IMAGE_WAIT_MS ??= '60000'
 

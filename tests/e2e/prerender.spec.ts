@@ -12,7 +12,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
-import { expect, test } from './fixtures'
+import { expect, test } from '../support/e2e/fixtures'
 
 type Seen = { method: string; path: string; purpose: string; body: string }
 

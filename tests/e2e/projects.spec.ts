@@ -5,7 +5,7 @@
  */
 import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { dictionaries } from '../../src/shared/i18n'
-import { expect, gotoAndHydrate, test } from './fixtures'
+import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
 
 const arabkir = seed.enterprises[0]!
 const LANGUAGES = [

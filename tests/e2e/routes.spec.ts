@@ -4,7 +4,7 @@
  * (200 at its own address, its language, one h1, the header, nav, main and footer landmarks) is
  * checked on a phone and a desktop, in every engine, by visitor-pages.spec.ts.
  */
-import { expect, gotoAndHydrate, test } from './fixtures'
+import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
 
 test.describe('GET /en/nope', () => {
   test('shows the error page with "Page not found" and status 404', async ({

@@ -1,14 +1,14 @@
 /**
  * Client telemetry in a real browser (client/telemetry): the reporter is a chunk of its own that
  * loads only after the load event, web vitals reach POST /api/vitals when the page is left, and
- * an uncaught error reaches POST /api/client-errors. The test server runs with TELEMETRY_ECHO=on
- * (package.json `e2e:server`): each beacon is answered 200 with the Analytics Engine data points
+ * an uncaught error reaches POST /api/client-errors. The test server runs the site inside the
+ * harness worker (package.json `e2e:server`, scripts/lib/harness-worker/): each beacon is answered 200 with the Analytics Engine data points
  * the worker wrote for it, which proves it passed the same-origin, size and schema checks and
  * shows what the dataset got. A vitals beacon carries the page view's device class, the version
  * stamped into the page and how the page was served (decision 0030).
  */
 import type { Page, Request } from '@playwright/test'
-import { expect, gotoAndHydrate, phone, test } from './fixtures'
+import { expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
 
 const REPORTER_CHUNK = /\/assets\/chunks\/reporter-[\w-]+\.js$/
 

@@ -5,7 +5,7 @@
  * (stale-while-revalidate is for the edge alone), so the second visit asks the site, which answers
  * the new page rather than a 304.
  *
- * The site runs on its own `wrangler dev` against the soak's fake CMS (tests/soak/fake-backend.mjs),
+ * The site runs on its own `wrangler dev` against the soak's fake CMS (scripts/lib/fake-backend.mjs),
  * which an editor can change, with a publish hook secret, so the change is live at once.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
-import { startFakeBackend } from '../soak/fake-backend.mjs'
+import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
 import { expect, test } from './engines/engine-fixtures'
 
 const SECRET = `freshness-e2e-${process.pid}-${Date.now()}`

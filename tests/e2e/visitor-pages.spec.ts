@@ -17,7 +17,7 @@ import {
   scrollThroughImages,
 } from './engines/in-page'
 import { DESKTOP, PHONE } from './engines/visitor'
-import { IMAGE_WAIT_MS } from './fixtures'
+import { IMAGE_WAIT_MS } from '../support/e2e/fixtures'
 
 const SCREENS = [
   ['phone', PHONE],

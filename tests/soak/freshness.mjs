@@ -2,7 +2,7 @@
  * `npm run test:freshness`: the freshness contract under a real `wrangler dev`, where Cron Triggers
  * do not fire by themselves (docs/decisions/0004-content-freshness.md).
  *
- * The site runs against a Node fake backend (fake-backend.mjs) with CONTENT_TTL=2 and a
+ * The site runs against a Node fake backend (scripts/lib/fake-backend.mjs) with CONTENT_TTL=2 and a
  * PUBLISH_SECRET. An editor changes the home page's services title in the backend:
  * 1. before CONTENT_TTL has passed the page may still show the old title;
  * 2. once it has, visits bring the change to the page: a visit past the TTL starts the refresh in
@@ -20,7 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
-import { startFakeBackend } from './fake-backend.mjs'
+import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
 
 const TTL_SECONDS = 2
 /** How long visits past CONTENT_TTL may take to bring the change: far beyond a loaded machine's refresh. */

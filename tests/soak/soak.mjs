@@ -2,7 +2,7 @@
  * `npm run soak`: the site under concurrent load while its backend fails and recovers.
  *
  * The site runs under `wrangler dev` (scripts/lib/local-site.mjs) with API_HOST pointing at a Node
- * fake backend (fake-backend.mjs) on loopback, short cache lifetimes (pages fresh 3 s, payloads
+ * fake backend (scripts/lib/fake-backend.mjs) on loopback, short cache lifetimes (pages fresh 3 s, payloads
  * 5 s) and a 1.5 s backend time-out, so both caches keep going stale and refreshing during the run.
  * Once the home page answers, the backend cycles 500 -> healthy -> hang -> healthy -> garbage ->
  * healthy -> reset (connection dropped) -> healthy over SOAK_SECONDS (default 40), while
@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
-import { startFakeBackend } from './fake-backend.mjs'
+import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
 
 const SECONDS = Number(process.env.SOAK_SECONDS) || 40
 const CLIENTS = Number(process.env.SOAK_CLIENTS) || 8

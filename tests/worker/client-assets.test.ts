@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { clientManifest } from '../../src/generated/client-manifest'
 import { FONT_SUBSETS, stylesheetFor } from '../../src/views/assets'
 import { splitLanguagePrefix } from '../../src/shared/languages'
-import { select } from './support/views'
-import { fetchPage } from './support/worker'
+import { select } from '../support/worker/views'
+import { fetchPage } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 const PAGES = [

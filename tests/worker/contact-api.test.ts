@@ -4,8 +4,8 @@
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fakeBackend, json, text } from './support/fake-backend'
-import { postJson, recordingQueue, referenceService, VALID } from './support/contact'
+import { fakeBackend, json, text } from '../support/worker/fake-backend'
+import { postJson, recordingQueue, referenceService, VALID } from '../support/worker/contact'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

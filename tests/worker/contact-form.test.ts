@@ -3,9 +3,15 @@
  * with redirect-after-post or the page again, and GET shows the form with the content's texts.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { fakeBackend, json, samplePayloads } from './support/fake-backend'
-import { newClient, postForm, recordingQueue, referenceService, VALID } from './support/contact'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json, samplePayloads } from '../support/worker/fake-backend'
+import {
+  newClient,
+  postForm,
+  recordingQueue,
+  referenceService,
+  VALID,
+} from '../support/worker/contact'
+import { fetchPage } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

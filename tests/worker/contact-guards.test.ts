@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES, RATE_LIMIT_PERIOD_SECONDS } from '../../src/routes/contact'
-import { fakeBackend } from './support/fake-backend'
-import { newClient, postForm, postJson, VALID } from './support/contact'
-import { inOneLimiterWindow } from './support/limiter-window'
-import { fetchPage } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { newClient, postForm, postJson, VALID } from '../support/worker/contact'
+import { inOneLimiterWindow } from '../support/worker/limiter-window'
+import { fetchPage } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend>
 afterEach(() => backend?.restore())

@@ -34,11 +34,11 @@ import {
   storedMessages,
   uniqueComments,
   VALID,
-} from './support/contact'
-import { fakeBackend, json, text } from './support/fake-backend'
-import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
-import { fetchPage } from './support/worker'
-import { signedNow } from './support/signed-call'
+} from '../support/worker/contact'
+import { fakeBackend, json, text } from '../support/worker/fake-backend'
+import { fakeSentry, SENTRY_DSN } from '../support/worker/fake-sentry'
+import { fetchPage } from '../support/worker/worker'
+import { signedNow } from '../support/worker/signed-call'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 let sentry: ReturnType<typeof fakeSentry> | undefined

@@ -1,7 +1,7 @@
-/// <reference path="../setup/env.d.ts" />
+/// <reference path="../support/setup/env.d.ts" />
 /**
  * Proves the test wiring of vitest.config.ts: the site worker's CONTENT binding reaches the
- * bundled content service, whose database was migrated and seeded by tests/setup/site.ts.
+ * bundled content service, whose database was migrated and seeded by tests/support/setup/site.ts.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'

@@ -1,24 +1,35 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createPayloadCache } from '../../src/content/cache'
-import { forgetKnownStamps } from '../../src/content/payload-store'
 import { ContentError } from '../../src/content/errors'
+import { newIsolate } from '../support/worker/worker'
 
 let keyCounter = 0
 /** Accepts any stored payload as it is. */
 const same = <T>(stored: unknown) => stored as T
 const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 
+/** createPayloadCache of a new isolate: nothing in memory of earlier reads (tests/support/worker/worker.ts). */
+async function inNewIsolate(): Promise<typeof createPayloadCache> {
+  newIsolate()
+  return (await import('../../src/content/cache')).createPayloadCache
+}
+
 /**
  * A cache over the real KV binding with a hand-moved clock and collected background work.
  * `refreshesOnRequest`: as where no scheduled refresh runs (wrangler dev); false: as in production.
  */
-function setup(ttlSeconds = 60, refreshesOnRequest = true, schemaVersion?: string) {
+function setup(
+  ttlSeconds = 60,
+  refreshesOnRequest = true,
+  schemaVersion?: string,
+  create = createPayloadCache
+) {
   let clock = 1_000_000
   const background: Promise<unknown>[] = []
   const errors: unknown[] = []
   const changed: string[] = []
-  const cache = createPayloadCache({
+  const cache = create({
     kv: env.CONTENT_CACHE,
     ttlSeconds,
     deadlineMs: 100,
@@ -280,11 +291,10 @@ describe('stored payloads are trusted', () => {
   })
 
   it('validates an entry of another schema version on its first read in an isolate, and serves what validation made of it', async () => {
-    const { cache } = setup(60, true, 'schema-8')
     const key = freshKey()
     const validation = countingValidation()
     for (const schema of [undefined, 'schema-7']) {
-      forgetKnownStamps()
+      const { cache } = setup(60, true, 'schema-8', await inNewIsolate())
       await env.CONTENT_CACHE.put(
         key,
         JSON.stringify({
@@ -395,8 +405,8 @@ describe('payload cache: reads within readMemoMs', () => {
     return { kv, reads }
   }
 
-  function memoCache(kv: KVNamespace, clock: { now: number }) {
-    return createPayloadCache({
+  function memoCache(kv: KVNamespace, clock: { now: number }, create = createPayloadCache) {
+    return create({
       kv,
       ttlSeconds: 60,
       deadlineMs: 100,
@@ -407,11 +417,10 @@ describe('payload cache: reads within readMemoMs', () => {
   }
 
   it('reads KV once a second per key, shows its own writes at once, and never answers another binding', async () => {
-    forgetKnownStamps()
     const key = freshKey()
     const clock = { now: 1_000_000 }
     const { kv, reads } = countingKv()
-    const cache = memoCache(kv, clock)
+    const cache = memoCache(kv, clock, await inNewIsolate())
     await cache.refresh(key, async () => ({ title: 'A' }))
     const readsAfterWrite = reads.filter((read) => read === key).length
 

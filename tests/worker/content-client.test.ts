@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createContentClient } from '../../src/content/client'
-import { fakeBackend, json, text } from './support/fake-backend'
+import { fakeBackend, json, text } from '../support/worker/fake-backend'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => backend?.restore())

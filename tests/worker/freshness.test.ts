@@ -7,20 +7,16 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { forgetPayloadHashes } from '../../src/content/payload-hashes'
-import { forgetKnownStamps } from '../../src/content/payload-store'
-import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
+import { HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
-import worker from '../../src/index'
-import { forgetRecentPages } from '../../src/middleware/page-cache'
-import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
-import { contextWithWorkersCache, recordingKv } from './support/freshness'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
+import { contextWithWorkersCache, recordingKv } from '../support/worker/freshness'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 const TTL_SECONDS = 300
 let backend: ReturnType<typeof fakeBackend> | undefined
 beforeEach(async () => {
-  forgetHeartbeat()
+  newIsolate()
   await env.CONTENT_CACHE.delete(HEARTBEAT_KEY)
 })
 afterEach(() => backend?.restore())
@@ -57,15 +53,11 @@ async function agePayloads(seconds: number) {
       JSON.stringify({ ...entry, storedAt: entry!.storedAt - seconds * 1000 })
     )
   }
-  forgetKnownStamps()
 }
 
 /** A visit as from a fresh isolate: nothing of earlier visits in memory. */
 async function visit(path: string, bindings: Bindings) {
-  forgetRecentPages()
-  forgetKnownStamps()
-  forgetPayloadHashes()
-  forgetHeartbeat()
+  newIsolate()
   const response = await fetchPage(path, bindings)
   return {
     status: response.status,
@@ -87,6 +79,7 @@ function withoutPlaceholders(html: string): string {
 }
 
 async function runCron(bindings: Bindings) {
+  const { default: worker } = await import('../../src/index')
   const { ctx } = contextWithWorkersCache()
   await worker.scheduled(createScheduledController({ scheduledTime: Date.now() }), bindings, ctx)
   await waitOnExecutionContext(ctx)

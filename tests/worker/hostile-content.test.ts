@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ADDRESS_FIELDS } from '../../src/content/schemas'
-import { fakeBackend, json } from './support/fake-backend'
-import { select } from './support/views'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json } from '../support/worker/fake-backend'
+import { select } from '../support/worker/views'
+import { fetchPage } from '../support/worker/worker'
 
 const PAGES = ['/', '/about', '/enterprises', '/contact-us'].flatMap((path) => [
   path,

@@ -5,8 +5,8 @@
  * for local development.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => backend?.restore())

@@ -20,7 +20,7 @@ import {
   fetchImage,
   pageImageUrl,
   serveBytes,
-} from './support/images'
+} from '../support/worker/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const HERO = '/images/banners/home-hero-1.jpg'
@@ -364,10 +364,10 @@ describe('GET /_image: work is not thrown away', SLOW, () => {
       ...origin.bindings,
       IMAGES: images.binding,
       IMAGE_TRANSFORM_TIMEOUT_MS: '1000',
-      // The other wait it could take: far from the 1 s the visitor's wait takes, however busy.
-      API_TIMEOUT_MS: '30000',
+      // The other wait it could take, an hour: whatever the machine's speed, an answer within the
+      // test's own time-out is the transform wait's (1 s), never the backend's.
+      API_TIMEOUT_MS: '3600000',
     }
-    const started = Date.now()
     const { response, bytes } = await fetchImage(
       pageImageUrl(origin.url('stall.jpg'), 640, BANNER_FALLBACK),
       bindings,
@@ -377,8 +377,6 @@ describe('GET /_image: work is not thrown away', SLOW, () => {
     expect(response.headers.get('X-Image-Outcome')).toBe('fallback')
     expect(await digestOf(bytes)).toBe(await digestOf(await assetBytes(BANNER_FALLBACK)))
     expect(images.counts.transforms).toBe(0)
-    // A deadline between the two waits: the transform wait's 1 s, not the backend's 30 s.
-    expect(Date.now() - started).toBeLessThan(15_000)
   })
 
   it('lets a second request for a rendition being made wait for it instead of downloading it again', async () => {

@@ -19,7 +19,7 @@ import {
   imageInfo,
   pageImageUrl,
   serveBytes,
-} from './support/images'
+} from '../support/worker/images'
 
 /** Real transforms on a busy 2-core machine take seconds. */
 const TRANSFORMS = { timeout: 60_000 }

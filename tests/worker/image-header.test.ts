@@ -2,7 +2,7 @@
  * The header readers that enforce the pixel limits before anything is decoded
  * (src/images/image-header.ts): every format the route takes, checked against `image-size`, an
  * independent reader, and a decompression bomb of each refused by GET /_image before any transform.
- * The files are made with sharp when the config loads (tests/setup/header-fixtures.mjs).
+ * The files are made with sharp when the config loads (tests/support/setup/header-fixtures.mjs).
  */
 import { env } from 'cloudflare:workers'
 import { imageSize } from 'image-size'
@@ -20,7 +20,7 @@ import {
   imageInfo,
   pageImageUrl,
   serveBytes,
-} from './support/images'
+} from '../support/worker/images'
 
 const fixtures = env.TEST_HEADER_FIXTURES
 const files = Object.entries(fixtures.files).map(

@@ -6,20 +6,12 @@
  * (src/images/placeholders.ts) once it exists, and logos and icons never do.
  */
 import { env } from 'cloudflare:workers'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS } from '../../src/images/image-url'
-import { pageImageUrl } from './support/images'
+import { pageImageUrl } from '../support/worker/images'
 import { collectImageSources } from '../../src/images/page-placeholders'
-import {
-  forgetSettledPlaceholders,
-  indexSettledPlaceholders,
-  PLACEHOLDER_INDEX_KEY,
-  placeholderKey,
-  readPlaceholderStates,
-  readPlaceholders,
-  warmPlaceholders,
-} from '../../src/images/placeholders'
+import { PLACEHOLDER_INDEX_KEY, placeholderKey } from '../../src/images/placeholders'
 import { Image } from '../../src/views/components/image'
 import {
   IMAGE_LAYOUTS,
@@ -27,8 +19,8 @@ import {
   type ImageLayoutName,
 } from '../../src/views/components/image-layouts'
 import home from '../../content-service/seed/home.json'
-import { imageSource, renderView, select, type Found } from './support/views'
-import { fetchPage } from './support/worker'
+import { imageSource, renderView, select, type Found } from '../support/worker/views'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 /** Where each layout is used, by the selector of its <img>. */
@@ -170,6 +162,14 @@ describe('the largest image is preloaded', () => {
 })
 
 describe('placeholders', () => {
+  /** The placeholders module of this test's isolate: each test starts in a new one. */
+  let placeholders: typeof import('../../src/images/placeholders')
+  async function newPlaceholdersIsolate() {
+    newIsolate()
+    placeholders = await import('../../src/images/placeholders')
+  }
+  beforeEach(newPlaceholdersIsolate)
+
   it('names the image sources of a payload as the views render them, in every language, with the slot fallbacks', () => {
     const sources = collectImageSources([
       {
@@ -217,8 +217,9 @@ describe('placeholders', () => {
 
   it('keeps a preview small enough to inline: a 16-px WebP', async () => {
     const source = '/images/banners/about-hero.jpg'
-    await warmPlaceholders(env, [source])
-    const preview = (await readPlaceholders(env.CONTENT_CACHE, [source])).get(source) ?? ''
+    await placeholders.warmPlaceholders(env, [source])
+    const preview =
+      (await placeholders.readPlaceholders(env.CONTENT_CACHE, [source])).get(source) ?? ''
     expect(preview).toMatch(/^data:image\/webp;base64,/)
     expect(preview.length).toBeLessThan(400)
   })
@@ -227,7 +228,7 @@ describe('placeholders', () => {
     const kept = '/images/founders/aram-petrosyan.jpg'
     const stored = 'data:image/webp;base64,AAAA'
     await env.CONTENT_CACHE.put(placeholderKey(kept), stored)
-    await warmPlaceholders(env, [
+    await placeholders.warmPlaceholders(env, [
       kept,
       '/images/founders/davit-sargsyan.jpg',
       '/images/nowhere.jpg',
@@ -242,7 +243,7 @@ describe('placeholders', () => {
     expect(await env.CONTENT_CACHE.get(placeholderKey('https://evil.example/a.jpg'))).toBe(
       'unavailable'
     )
-    const { previews, pending } = await readPlaceholderStates(env.CONTENT_CACHE, [
+    const { previews, pending } = await placeholders.readPlaceholderStates(env.CONTENT_CACHE, [
       '/images/nowhere.jpg',
       kept,
       '/images/never-asked.jpg',
@@ -279,7 +280,8 @@ describe('placeholders', () => {
       },
     })
     let clock = 1_000_000
-    const read = () => readPlaceholderStates(counting, [settledSource, pendingSource], () => clock)
+    const read = () =>
+      placeholders.readPlaceholderStates(counting, [settledSource, pendingSource], () => clock)
 
     expect(await read()).toEqual({
       previews: new Map([[settledSource, preview]]),
@@ -319,19 +321,21 @@ describe('placeholders', () => {
       placeholderKey(source),
       'red;background:url(https://evil.example/x)'
     )
-    expect((await readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(false)
+    expect((await placeholders.readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(
+      false
+    )
   })
 
   it("rebuilds a lost index from the placeholders' own keys after the response, and a new isolate's render then has them all", async () => {
     await fetchPage('/en/about', uncached)
     await fetchPage('/en/about', uncached)
     await env.CONTENT_CACHE.delete(PLACEHOLDER_INDEX_KEY)
-    forgetSettledPlaceholders()
+    await newPlaceholdersIsolate()
     const lacking = await fetchPage('/en/about', uncached)
     expect(lacking.headers.get('ETag')).toMatch(/\.provisional"$/)
     expect(await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)).not.toBeNull()
     // A new isolate reads the index alone: no read of a placeholder's own key.
-    forgetSettledPlaceholders()
+    await newPlaceholdersIsolate()
     const get = vi.spyOn(env.CONTENT_CACHE, 'get')
     const page = await fetchPage('/en/about', uncached)
     const html = await page.text()
@@ -353,14 +357,14 @@ describe('placeholders', () => {
       PLACEHOLDER_INDEX_KEY,
       JSON.stringify({ [source]: { value: preview, until } })
     )
-    await readPlaceholderStates(env.CONTENT_CACHE, [source])
-    await indexSettledPlaceholders(env.CONTENT_CACHE, [source])
+    await placeholders.readPlaceholderStates(env.CONTENT_CACHE, [source])
+    await placeholders.indexSettledPlaceholders(env.CONTENT_CACHE, [source])
     const index = JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')
     expect(index[source]).toEqual({ value: preview, until })
     // A preview computed anew is indexed with its new key's expiry.
     await env.CONTENT_CACHE.delete(placeholderKey(source))
-    forgetSettledPlaceholders()
-    await warmPlaceholders(env, [source])
+    await newPlaceholdersIsolate()
+    await placeholders.warmPlaceholders(env, [source])
     const warmed = JSON.parse((await env.CONTENT_CACHE.get(PLACEHOLDER_INDEX_KEY)) ?? '{}')
     expect(warmed[source].value).toMatch(/^data:image\/webp;base64,/)
     expect(warmed[source].until).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000)
@@ -375,7 +379,7 @@ describe('placeholders', () => {
         [source]: { value: 'red;background:url(https://evil.example/x)', until: Date.now() + 1e9 },
       })
     )
-    forgetSettledPlaceholders()
+    await newPlaceholdersIsolate()
     const hostile = await fetchPage('/en/about', uncached)
     const html = await hostile.text()
     expect(hostile.status).toBe(200)
@@ -385,7 +389,7 @@ describe('placeholders', () => {
     expect(index[source].value).toMatch(/^data:image\/webp;base64,/)
 
     await env.CONTENT_CACHE.put(PLACEHOLDER_INDEX_KEY, '{not json')
-    forgetSettledPlaceholders()
+    await newPlaceholdersIsolate()
     const unreadable = await fetchPage('/en/about', uncached)
     expect(unreadable.status).toBe(200)
     expect(unreadable.headers.get('ETag')).toMatch(/\.provisional"$/)

@@ -2,7 +2,7 @@
  * GET /_image (src/routes/images.ts, src/images/): content images at the ladder's widths, in the
  * format the browser accepts, from allowed sources only, with a clear outcome for every origin
  * that misbehaves. Originals come from the bundled assets or from a fake CMS origin at `fetch`
- * (tests/worker/support/fake-backend.ts); the Images binding is the real local one (sharp).
+ * (tests/support/worker/fake-backend.ts); the Images binding is the real local one (sharp).
  */
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -10,8 +10,8 @@ import type { Bindings } from '../../src/env'
 import { IMAGE_WIDTHS, renderPreview } from '../../src/images'
 import { MAX_ORIGINAL_BYTES } from '../../src/images/limits'
 import { IMAGE_REASONS, type ImageReason } from '../../src/images/reasons'
-import { fakeBackend, text, type Answer } from './support/fake-backend'
-import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
+import { fakeBackend, text, type Answer } from '../support/worker/fake-backend'
+import { fakeSentry, SENTRY_DSN } from '../support/worker/fake-sentry'
 import {
   ACCEPT,
   assetBytes,
@@ -22,7 +22,7 @@ import {
   imageInfo,
   pageImageUrl,
   serveBytes,
-} from './support/images'
+} from '../support/worker/images'
 
 const cameraJpeg = decodeBase64(env.TEST_IMAGES.cameraJpeg)
 const bombPng = decodeBase64(env.TEST_IMAGES.bombPng)

@@ -22,11 +22,18 @@ import {
   WARM_ACCEPT,
 } from '../../src/images/warm-renditions'
 import { isPagePath, PAGE_PATHS } from '../../src/routes/pages'
-import { json, samplePayloads } from './support/fake-backend'
-import { contextWithWorkersCache } from './support/freshness'
-import { ACCEPT, decodeBase64, fakeCms, fetchImage, imageInfo, serveBytes } from './support/images'
-import { fetchPage } from './support/worker'
-import { signedNow } from './support/signed-call'
+import { json, samplePayloads } from '../support/worker/fake-backend'
+import { contextWithWorkersCache } from '../support/worker/freshness'
+import {
+  ACCEPT,
+  decodeBase64,
+  fakeCms,
+  fetchImage,
+  imageInfo,
+  serveBytes,
+} from '../support/worker/images'
+import { fetchPage } from '../support/worker/worker'
+import { signedNow } from '../support/worker/signed-call'
 
 const SECRET = 'warm-test-secret'
 /** A busy 2-core machine transforms locally, in seconds each: generous deadlines. */

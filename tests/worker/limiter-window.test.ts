@@ -1,9 +1,9 @@
 /**
- * tests/worker/support/limiter-window.ts: a burst that straddles the local rate limiter's
+ * tests/support/worker/limiter-window.ts: a burst that straddles the local rate limiter's
  * wall-clock rollover is run again; one within a window runs once.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { inOneLimiterWindow } from './support/limiter-window'
+import { inOneLimiterWindow } from '../support/worker/limiter-window'
 
 afterEach(() => vi.useRealTimers())
 

@@ -30,8 +30,8 @@ import navbar from '../../content-service/seed/navbar.json'
 import pageMeta from '../../content-service/seed/page-meta.json'
 import config from '../../.htmlvalidate.json'
 import { unexpectedErrorHtml } from '../../src/views/pages/error-views'
-import { fakeBackend, json, type Answer } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json, type Answer } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 // A JSON import types each rule's [severity, options] as a plain array, hence the cast.

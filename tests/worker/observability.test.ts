@@ -10,10 +10,10 @@ import type { AppEnv, Bindings } from '../../src/env'
 import { language } from '../../src/middleware/language'
 import { onError } from '../../src/routes/errors'
 import { renderer } from '../../src/views/renderer'
-import { postForm, postJson, VALID } from './support/contact'
-import { fakeBackend, json } from './support/fake-backend'
-import { fakeSentry, SENTRY_DSN, type SentryEvent } from './support/fake-sentry'
-import { fetchPage } from './support/worker'
+import { postForm, postJson, VALID } from '../support/worker/contact'
+import { fakeBackend, json } from '../support/worker/fake-backend'
+import { fakeSentry, SENTRY_DSN, type SentryEvent } from '../support/worker/fake-sentry'
+import { fetchPage } from '../support/worker/worker'
 
 const DSN = SENTRY_DSN
 

@@ -9,21 +9,18 @@ import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { payloadsReadBy } from '../../src/content'
 import { payloadHashesKey, writePayloadHashes } from '../../src/content/payload-hashes'
-import { forgetKnownStamps } from '../../src/content/payload-store'
-import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
+import { HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { AppEnv, Bindings } from '../../src/env'
-import worker from '../../src/index'
 import {
   acceptsGzip,
-  forgetRecentPages,
   pageCache,
   pageCacheKey,
   PROVISIONAL_SECONDS,
   STALE_SECONDS,
   STORED_AT,
 } from '../../src/middleware/page-cache'
-import { fakeBackend, json } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -48,8 +45,7 @@ describe('GET pages through the page cache', () => {
     const calls = backend.calls.length
     // As in another isolate: nothing in memory, only what the Cache API and KV hold. (Not a stamp
     // remembered for a second either: on a loaded machine the second visit may come later.)
-    forgetRecentPages()
-    forgetKnownStamps()
+    newIsolate()
 
     const second = await fetchPage('/en/about', backend.env())
     expect(second.status).toBe(200)
@@ -141,6 +137,7 @@ describe('GET pages through the page cache', () => {
     const request = new Request('http://localhost/en/about', {
       headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' },
     })
+    const { default: worker } = await import('../../src/index')
     const hit = await worker.fetch(request, backend.env(), ctx)
     await waitOnExecutionContext(ctx)
     expect(hit.headers.get('X-Page-Cache')).toBe('hit')
@@ -371,7 +368,7 @@ describe('GET pages through the page cache', () => {
     expect(lookups).toEqual([])
     const pages = ['/', '/about', '/en/enterprises', '/ru/contact-us']
     for (const path of pages) {
-      forgetRecentPages()
+      newIsolate()
       await fetchPage(path, bindings)
     }
     expect(lookups).toEqual(
@@ -410,60 +407,70 @@ describe('pageCache() with an injected clock', () => {
     )
   }
 
-  const app = new Hono<AppEnv>()
-  app.use('*', pageCache({ now: () => clock }))
-  // What the content client records for a page rendered from the payload.
-  app.use('*', async (c, next) => {
-    const entry = await c.env.CONTENT_CACHE.get<{ storedAt: number; hash: string }>(
-      payloadKey(),
-      'json'
+  /** This describe's app, on the page cache of one isolate of the site's modules. */
+  function appOn(cacheOf: typeof pageCache) {
+    const app = new Hono<AppEnv>()
+    app.use('*', cacheOf({ now: () => clock }))
+    // What the content client records for a page rendered from the payload.
+    app.use('*', async (c, next) => {
+      const entry = await c.env.CONTENT_CACHE.get<{ storedAt: number; hash: string }>(
+        payloadKey(),
+        'json'
+      )
+      if (entry)
+        payloadsReadBy(c).set('payload:test', {
+          key: payloadKey(),
+          hash: entry.hash,
+          storedAt: entry.storedAt,
+        })
+      await next()
+    })
+    app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
+    // Rendered while its image placeholders were still being computed (src/images/page-placeholders.ts).
+    app.get('/provisional', (c) => {
+      c.set('provisional', true)
+      return c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`)
+    })
+    app.get('/cookie', (c) => {
+      c.header('Set-Cookie', 'a=b')
+      return c.html('<!DOCTYPE html><html></html>')
+    })
+    app.get('/private', (c) =>
+      c.html('<!DOCTYPE html><html></html>', 200, { 'Cache-Control': 'private' })
     )
-    if (entry)
-      payloadsReadBy(c).set('payload:test', {
-        key: payloadKey(),
-        hash: entry.hash,
-        storedAt: entry.storedAt,
+    app.get('/broken', () => {
+      const body = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>half'))
+          controller.error(new Error('render failed'))
+        },
       })
-    await next()
-  })
-  app.get('/page', (c) => c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`))
-  // Rendered while its image placeholders were still being computed (src/images/page-placeholders.ts).
-  app.get('/provisional', (c) => {
-    c.set('provisional', true)
-    return c.html(`<!DOCTYPE html><html><body>render ${++renders}</body></html>`)
-  })
-  app.get('/cookie', (c) => {
-    c.header('Set-Cookie', 'a=b')
-    return c.html('<!DOCTYPE html><html></html>')
-  })
-  app.get('/private', (c) =>
-    c.html('<!DOCTYPE html><html></html>', 200, { 'Cache-Control': 'private' })
-  )
-  app.get('/broken', () => {
-    const body = new ReadableStream({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>half'))
-        controller.error(new Error('render failed'))
-      },
+      return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
     })
-    return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
-  })
-  app.get('/slow', () => {
-    const held = new Promise<void>((resolve) => (release = resolve))
-    const body = new ReadableStream({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>first'))
-        await held
-        controller.enqueue(new TextEncoder().encode(' rest</body></html>'))
-        controller.close()
-      },
+    app.get('/slow', () => {
+      const held = new Promise<void>((resolve) => (release = resolve))
+      const body = new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('<!DOCTYPE html><html><body>first'))
+          await held
+          controller.enqueue(new TextEncoder().encode(' rest</body></html>'))
+          controller.close()
+        },
+      })
+      return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
     })
-    return new Response(body, { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
-  })
+    return app
+  }
+  let app = appOn(pageCache)
+
+  /** As in another isolate: nothing in memory of earlier requests (recent pages, the heartbeat). */
+  async function newAppIsolate() {
+    newIsolate()
+    app = appOn((await import('../../src/middleware/page-cache')).pageCache)
+  }
 
   afterEach(async () => {
     clock += 10_000_000
-    forgetHeartbeat()
     await env.CONTENT_CACHE.delete(HEARTBEAT_KEY)
   })
 
@@ -479,7 +486,7 @@ describe('pageCache() with an injected clock', () => {
     site += 1
     renders = 0
     bindings = { ...(env as unknown as Bindings), PAGE_CACHE_TTL: '60', CONTENT_TTL: '300' }
-    forgetHeartbeat()
+    await newAppIsolate()
     if (cronRunning) await env.CONTENT_CACHE.put(HEARTBEAT_KEY, String(clock + 60 * 60_000))
     await setPayload('v1')
   }
@@ -555,7 +562,7 @@ describe('pageCache() with an injected clock', () => {
       body: expect.stringContaining('render 2'),
     })
     // As in another isolate: the Cache API's copy has expired too.
-    forgetRecentPages()
+    await newAppIsolate()
     clock += (PROVISIONAL_SECONDS + 1) * 1000
     expect(await visit('/provisional')).toEqual({
       status: 'miss',

@@ -9,16 +9,12 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { forgetPayloadHashes } from '../../src/content/payload-hashes'
-import { forgetKnownStamps } from '../../src/content/payload-store'
-import { forgetHeartbeat, HEARTBEAT_KEY } from '../../src/content/refresh'
+import { HEARTBEAT_KEY } from '../../src/content/refresh'
 import type { Bindings } from '../../src/env'
-import worker from '../../src/index'
-import { forgetSettledPlaceholders, PLACEHOLDER_INDEX_KEY } from '../../src/images/placeholders'
-import { forgetRecentPages } from '../../src/middleware/page-cache'
+import { PLACEHOLDER_INDEX_KEY } from '../../src/images/placeholders'
 import { ioChain } from '../support/io-chain'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 beforeEach(async () => {
@@ -29,17 +25,10 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-/** What a new isolate knows: nothing of earlier requests. */
-function newIsolate() {
-  forgetRecentPages()
-  forgetKnownStamps()
-  forgetPayloadHashes()
-  forgetHeartbeat()
-  forgetSettledPlaceholders()
-}
-
 /** One visit with every KV, Cache API and backend call gated; its waves and calls. */
 async function measuredVisit(path: string, bindings: Bindings) {
+  // Imported before the chain holds I/O: this test's isolate of the site.
+  const { default: worker } = await import('../../src/index')
   const chain = ioChain()
   chain.cache(caches.default)
   chain.fetch()

@@ -5,8 +5,8 @@
  * never sees a page key the site's own links would not send (src/middleware/language/).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 
 const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us']
 const PREFIXES = ['', '/en', '/ru']

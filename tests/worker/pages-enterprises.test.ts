@@ -18,8 +18,8 @@ import {
   renderView,
   select,
   selectOne,
-} from './support/views'
-import { fetchPage } from './support/worker'
+} from '../support/worker/views'
+import { fetchPage } from '../support/worker/worker'
 
 const full = {
   banner: {

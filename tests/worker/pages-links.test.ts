@@ -5,7 +5,7 @@
 import { createElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import { linkProps, resolveLink, SmartLink } from '../../src/views/components/smart-link'
-import { renderView } from './support/views'
+import { renderView } from '../support/worker/views'
 
 describe('resolveLink', () => {
   it.each([

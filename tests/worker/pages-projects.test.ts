@@ -14,12 +14,12 @@ import worker from '../../src/index'
 import { LANGUAGES, localizePath, type Lng } from '../../src/shared/languages'
 import { getT } from '../../src/shared/i18n'
 import { PROJECT_KEYS } from '../support/page-addresses'
-import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
-import { contextWithWorkersCache } from './support/freshness'
-import { ACCEPT, fetchImage, imageInfo } from './support/images'
-import { imageSource, select, selectOne } from './support/views'
-import { fetchPage } from './support/worker'
-import { signedNow } from './support/signed-call'
+import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
+import { contextWithWorkersCache } from '../support/worker/freshness'
+import { ACCEPT, fetchImage, imageInfo } from '../support/worker/images'
+import { imageSource, select, selectOne } from '../support/worker/views'
+import { fetchPage } from '../support/worker/worker'
+import { signedNow } from '../support/worker/signed-call'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

@@ -5,7 +5,7 @@
 import { createExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { pagePurgerFor } from '../../src/middleware/page-cache/purge'
-import { contextWithWorkersCache } from './support/freshness'
+import { contextWithWorkersCache } from '../support/worker/freshness'
 
 describe('the purge seam', () => {
   it('purges through Workers Cache when the runtime offers ctx.cache, 30 tags a call', async () => {

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { safeHref, sanitizeHtml } from '../../src/content/sanitize-html'
 import { localizeHtml } from '../../src/views/components/rich-text'
-import { ALLOWED_ELEMENTS, oracleProblems, parsedText } from './support/html-oracle'
+import { ALLOWED_ELEMENTS, oracleProblems, parsedText } from '../support/worker/html-oracle'
 
 /**
  * Throws unless `html`, as a browser's parser reads it inside the page's container (parse5, the

@@ -14,9 +14,9 @@ import {
 import type { Bindings } from '../../src/env'
 import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'
-import { fakeBackend, json, samplePayloads, type Answer } from './support/fake-backend'
-import { contextWithWorkersCache, recordingKv } from './support/freshness'
-import { fakeSentry, SENTRY_DSN } from './support/fake-sentry'
+import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
+import { contextWithWorkersCache, recordingKv } from '../support/worker/freshness'
+import { fakeSentry, SENTRY_DSN } from '../support/worker/fake-sentry'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => backend?.restore())

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-/// <reference path="../setup/env.d.ts" />
+/// <reference path="../support/setup/env.d.ts" />
 /**
  * Security headers (src/middleware/security-headers/, hono/secure-headers) on every kind of
  * response the worker sends, and the same list in public/_headers for the static files the worker
@@ -10,9 +10,9 @@ import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import staticHeaders from '../../public/_headers?raw'
 import { securityHeaders } from '../../src/middleware/security-headers'
-import { postForm, postJson, VALID } from './support/contact'
-import { fakeBackend, json } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { postForm, postJson, VALID } from '../support/worker/contact'
+import { fakeBackend, json } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +

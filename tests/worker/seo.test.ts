@@ -3,8 +3,8 @@
  * hreflang alternates, robots.txt, and the company's JSON-LD in every page's head.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakeBackend, json, samplePayloads } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json, samplePayloads } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 })
 
 const ORIGIN = 'https://www.erebuni.example'
-/** The navbar's pages and the sample backend's one project (tests/worker/support/fake-backend.ts). */
+/** The navbar's pages and the sample backend's one project (tests/support/worker/fake-backend.ts). */
 const PAGES = [
   '/',
   '/about',

@@ -3,10 +3,9 @@
  * fake backend (see support/fake-backend.ts) so every misbehaviour can be staged.
  */
 import { env } from 'cloudflare:workers'
-import { forgetKnownStamps } from '../../src/content/payload-store'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakeBackend, json, text } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend, json, text } from '../support/worker/fake-backend'
+import { fetchPage, newIsolate } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {
@@ -201,7 +200,7 @@ describe('payload cache through the site', () => {
       })
     )
     // Read as by an isolate that has not read this key within the last second.
-    forgetKnownStamps()
+    newIsolate()
     const stale = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
     expect(stale).toContain('Old title')
     expect(backend.callsTo('get-about-page')).toHaveLength(2)
@@ -231,7 +230,7 @@ describe('payload cache through the site', () => {
         },
       })
     )
-    forgetKnownStamps()
+    newIsolate()
     const html = await (await fetchPage('/en/about', backend.env(noPageCache))).text()
     expect(html).toContain('Older <strong>release</strong>')
     expect(html).not.toContain('alert(1)')

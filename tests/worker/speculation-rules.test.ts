@@ -12,8 +12,8 @@ import {
   speculationRulesFor,
 } from '../../src/middleware/speculation-rules'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
-import { fakeBackend } from './support/fake-backend'
-import { fetchPage } from './support/worker'
+import { fakeBackend } from '../support/worker/fake-backend'
+import { fetchPage } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
 afterEach(() => {

@@ -30,7 +30,6 @@ import {
 import { currentStamp } from '../../content/payload-store'
 import { scheduledRefreshIsRunning } from '../../content/refresh'
 import type { AppEnv } from '../../env'
-import { requestedBypass, withoutPayloadCache } from './bench-bypass'
 import { pageCacheHeaders, STALE_SECONDS, type PageCacheHeaders } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
@@ -89,9 +88,7 @@ export function pageCache(options: PageCacheOptions = {}) {
     }
     const key = pageCacheKey(c.req.url, c.env, options.queryParams)
 
-    const bypass = fresh > 0 ? requestedBypass(c) : null
-    if (bypass === 'all') c.env = withoutPayloadCache(c.env)
-    const cache = fresh > 0 && !bypass ? openCache() : null
+    const cache = fresh > 0 ? openCache() : null
     if (cache) {
       const page = await findValidPage(c, cache, key)
       if (page) {
@@ -127,8 +124,7 @@ export function pageCache(options: PageCacheOptions = {}) {
     }
     // The platform compresses a rendered page for browsers that accept it.
     c.header('Vary', 'Accept-Encoding', { append: true })
-    if (bypass) c.header('X-Page-Cache', 'bypass')
-    else if (cache) c.header('X-Page-Cache', 'miss')
+    if (cache) c.header('X-Page-Cache', 'miss')
 
     if (matchesEtag(c.req.header('If-None-Match') ?? null, etag)) {
       await c.res.body?.cancel()

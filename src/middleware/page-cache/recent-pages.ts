@@ -30,12 +30,6 @@ export function rememberPage(key: string, page: StoredPage) {
   }
 }
 
-/** Empties this isolate's copies, as a new isolate starts (tests). */
-export function forgetRecentPages() {
-  pages.clear()
-  totalBytes = 0
-}
-
 function forget(key: string) {
   const page = pages.get(key)
   if (!page) return

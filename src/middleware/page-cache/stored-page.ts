@@ -19,7 +19,7 @@ const EXPIRES_AT = 'X-Expires-At'
 const INTERNAL = /^(x-stored-at|x-expires-at|x-payloads|cf-cache-status|transfer-encoding)$/i
 
 /** What the page cache did for a response, in the X-Page-Cache header. */
-export type PageCacheStatus = 'hit' | 'miss' | 'bypass'
+export type PageCacheStatus = 'hit' | 'miss'
 
 /** A payload a page was rendered from: its KV key, Cache-Tag and content hash. */
 export type PagePayload = { key: string; tag: string; hash: string }

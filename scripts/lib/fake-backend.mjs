@@ -1,6 +1,6 @@
 /**
  * The content backend of spec section 7 as a small Node server on a loopback port, answering
- * the reference seed (content-service/seed/), that the soak test switches between ways of
+ * the reference seed (content-service/seed/), that the soak test (tests/soak/soak.mjs) switches between ways of
  * failing while the site is under load.
  *
  * POST messages stores contact messages as the reference service does: once per Idempotency-Key

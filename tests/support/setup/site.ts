@@ -4,19 +4,13 @@
  * as it would in a runtime of its own: every binding's storage emptied (`reset`), the site's
  * modules evaluated afresh (no memo of another file's isolate), and the auxiliary content
  * service's database, reached through the runner's TEST_CONTENT_DB binding (same D1 id), migrated
- * and seeded. Before each test, the placeholders the isolate remembers are forgotten, as each
- * test's storage starts as the test left it (src/images/placeholders.ts).
+ * and seeded. A test that needs a new isolate of its own starts one (tests/support/worker/worker.ts).
  */
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { beforeEach, vi } from 'vitest'
+import { vi } from 'vitest'
 import { migrateAndSeed } from './content-db'
 
 await reset()
 vi.resetModules()
 await migrateAndSeed(env.TEST_CONTENT_DB, env.TEST_CONTENT_MIGRATIONS, env.TEST_CONTENT_SEED)
-
-beforeEach(async () => {
-  const { forgetSettledPlaceholders } = await import('../../src/images/placeholders')
-  forgetSettledPlaceholders()
-})

@@ -1,9 +1,14 @@
 /**
  * The plain page that first-load figures are set beside (the machine's floor): a nav and a
- * paragraph in the system font, with no stylesheet, image or script. The bench has the worker serve
- * it (src/routes/bench-floor.ts, only with BENCH_FLOOR_PAGE=on); the browser test that bounds a
- * page's layout work serves it itself at the same address (tests/e2e/first-load.spec.ts).
+ * paragraph in the system font, with no stylesheet, image or script. The harness worker serves it
+ * (./worker.ts) through the site's own outer middleware, for scripts/bench/first-load.mjs.
  */
+import { Hono } from 'hono'
+import { httpsOnly } from '../../../src/middleware/https-only'
+import { securityHeaders } from '../../../src/middleware/security-headers'
+import { speculationRules } from '../../../src/middleware/speculation-rules'
+import { PAGE_PATHS, PAGE_PATTERNS } from '../../../src/routes/pages'
+
 export const FLOOR_PAGE_PATH = '/__bench/plain-page'
 
 export const FLOOR_PAGE_HTML = `<!doctype html>
@@ -18,3 +23,10 @@ export const FLOOR_PAGE_HTML = `<!doctype html>
 </body>
 </html>
 `
+
+/** The plain page with the headers every page of the site gets before routing (src/index.ts). */
+export const floorPage = new Hono()
+  .use('*', securityHeaders())
+  .use('*', httpsOnly())
+  .use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
+  .get(FLOOR_PAGE_PATH, (c) => c.html(FLOOR_PAGE_HTML))

@@ -20,14 +20,14 @@ declare global {
         cameraJpeg: string
         bombPng: string
         overLimitPng: string
-        /** Base64 of a 480×360 image per format (tests/setup/format-samples.mjs). */
+        /** Base64 of a 480×360 image per format (tests/support/setup/format-samples.mjs). */
         samples: Record<'jpeg' | 'png' | 'gif' | 'webp' | 'avif', string>
-        /** Base64 of a 96×72 JPEG that transforms in milliseconds (tests/setup/format-samples.mjs). */
+        /** Base64 of a 96×72 JPEG that transforms in milliseconds (tests/support/setup/format-samples.mjs). */
         smallJpeg: string
       }
       /**
        * Site project only: base64 files in every format the header readers know, and a bomb of each
-       * (tests/setup/header-fixtures.mjs); `size` is the files' real pixel size.
+       * (tests/support/setup/header-fixtures.mjs); `size` is the files' real pixel size.
        */
       TEST_HEADER_FIXTURES: {
         files: Record<HeaderFixture, string>
