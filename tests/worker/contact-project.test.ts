@@ -27,10 +27,10 @@ import {
   storedMessages,
   uniqueComments,
   VALID,
-} from './support/contact'
-import { signedNow } from './support/signed-call'
-import { select, selectOne } from './support/views'
-import { fetchPage } from './support/worker'
+} from '../support/worker/contact'
+import { signedNow } from '../support/worker/signed-call'
+import { select, selectOne } from '../support/worker/views'
+import { fetchPage } from '../support/worker/worker'
 
 afterEach(() => vi.restoreAllMocks())
 
