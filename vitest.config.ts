@@ -175,6 +175,9 @@ export default defineConfig({
           // before each file, so a file still starts as in a runtime of its own, in any order.
           isolate: false,
           include: ['tests/worker/**/*.test.ts'],
+          // A deadline, not a measure: a test that starts new isolates evaluates the site's modules
+          // afresh for each (tests/support/worker/worker.ts), seconds on a busy 2-core machine.
+          testTimeout: 30_000,
           setupFiles: ['./tests/support/setup/site.ts'],
         },
       },

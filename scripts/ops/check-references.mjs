@@ -29,16 +29,9 @@ import { fileURLToPath } from 'node:url'
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Folders no one writes by hand: never read, and never required to exist. */
-const GENERATED = [
-  'node_modules',
-  '.git',
-  '.wrangler',
-  'dist',
-  'public/assets',
-  'src/generated',
-  'test-results',
-  'tests/e2e/screenshots',
-]
+const GENERATED = ['public/assets', 'src/generated', 'tests/e2e/screenshots']
+/** Folders tools write wherever they run (wrangler in content-service/ too): skipped at any depth. */
+const GENERATED_ANYWHERE = new Set(['node_modules', '.git', '.wrangler', 'dist', 'test-results'])
 
 /** Files whose comments are read, by how a comment starts. */
 const SLASH_COMMENTS = /\.(?:[cm]?[jt]sx?|mts|cts|css)$/
@@ -74,6 +67,7 @@ function filesOf(root) {
 }
 
 function isGenerated(relative) {
+  if (relative.split('/').some((segment) => GENERATED_ANYWHERE.has(segment))) return true
   return GENERATED.some((folder) => relative === folder || relative.startsWith(`${folder}/`))
 }
 
