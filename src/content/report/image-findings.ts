@@ -51,7 +51,7 @@ export function imageUsesOf(loads: PayloadLoads): ImageUse[] {
 /** Whether the image route may open `address` at all, with the site's API_HOST and IMAGE_ORIGINS. */
 export function refusedSource(
   address: string,
-  env: { API_HOST?: string; IMAGE_ORIGINS?: string }
+  env: { API_HOST: string; IMAGE_ORIGINS: string }
 ): string | null {
   const check = checkSource(address, allowedOrigins(env))
   return check.ok ? null : check.reason

@@ -3,4 +3,10 @@ export { acceptGaps, gapLine, parseAcceptedGaps } from './accepted-gaps'
 export { buildContentReport, sourceOf, type PayloadLoad, type PayloadLoads } from './build-report'
 export { formatReportText } from './format-text'
 export * from './report-shape'
-export { imageUsesOf, judgeOriginal, refusedSource, type ImageUse, type OriginalRead } from './image-findings'
+export {
+  imageUsesOf,
+  judgeOriginal,
+  refusedSource,
+  type ImageUse,
+  type OriginalRead,
+} from './image-findings'
