@@ -4,7 +4,7 @@
  * pages those ../projects.ts gives a page, the shared navbar on a page of its own.
  */
 import { LANGUAGES } from '../../shared/languages'
-import { pageOfTag, payloadTag } from '../payload-catalogue'
+import { pageOfTag } from '../payload-catalogue'
 import { describeProblems, projectPath, projectsOf } from '../projects'
 import type { EnterprisesPayload } from '../schemas'
 import type { LoadedPayload } from '../fetch-payload'
@@ -20,19 +20,19 @@ import {
 
 /** A payload as loaded, or why it could not be (one line). */
 export type PayloadLoad = LoadedPayload<unknown> | { error: string }
-/** Loaded payloads by their backend path (`get-about-page`, `page-meta-data?path=site&page=%2F`). */
+/** Loaded payloads by their tag (`payload:get-about-page`, `payload:page-meta-data:/about`: ../payload-catalogue.ts). */
 export type PayloadLoads = ReadonlyMap<string, PayloadLoad>
 
 type Fields = Record<string, unknown>
 
 /** The payload's source name in the report: its tag without `payload:`. */
-export function sourceOf(path: string): string {
-  return payloadTag(path).replace(/^payload:/, '')
+export function sourceOf(tag: string): string {
+  return tag.replace(/^payload:/, '')
 }
 
-/** The page a payload is the content of ('navbar' for the shared navbar). */
-function pageOfPath(path: string): string {
-  return pageOfTag(payloadTag(path)) ?? sourceOf(path)
+/** The page a payload is the content of ('navbar-data' for the shared navbar). */
+export function pageOf(tag: string): string {
+  return pageOfTag(tag) ?? sourceOf(tag)
 }
 
 /** The report of `loads`; `extra` are gaps found elsewhere (the CLI's image checks). */
@@ -42,18 +42,18 @@ export function buildContentReport(
 ): ContentReport {
   const gaps: Omit<Gap, 'counted' | 'accepted'>[] = []
   const tallies = new Map<string, Tally>()
-  const walk = (page: string, source: string, raw: unknown, parsed: Fields) => {
+  const walk = (page: string, source: string, raw: unknown, parsed: Fields, path = '') => {
     for (const lng of LANGUAGES) {
       const key = `${page} ${lng}`
       const tally = tallies.get(key) ?? { own: 0, shown: 0 }
       tallies.set(key, tally)
       const place = (finding: Finding) => ({ page, source, ...finding })
-      gaps.push(...findPayloadGaps(raw, parsed, lng, tally).map(place))
+      gaps.push(...findPayloadGaps(raw, parsed, lng, tally, path).map(place))
     }
   }
-  for (const [path, load] of loads) {
-    const page = pageOfPath(path)
-    const source = sourceOf(path)
+  for (const [tag, load] of loads) {
+    const page = pageOf(tag)
+    const source = sourceOf(tag)
     if ('error' in load) {
       gaps.push({ page, lng: '*', kind: 'payload-failed', source, field: '', detail: load.error })
       continue
@@ -68,7 +68,7 @@ export function buildContentReport(
       )
       for (const project of projects.list) {
         const index = payload.enterprises.indexOf(project.item)
-        walk(projectPath(project), `${source} enterprises[${index}]`, records[index], project.item)
+        walk(projectPath(project), source, records[index], project.item, `enterprises[${index}]`)
       }
       for (const problem of projects.problems) {
         if (problem.problem === 'no-image') continue

@@ -11,8 +11,7 @@ import { readImageSize } from '../../images/image-header'
 import { IMAGE_WIDTHS } from '../../images/image-url'
 import { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from '../../images/limits'
 import { IMAGE_FIELDS } from '../schemas'
-import { sourceOf, type PayloadLoads } from './build-report'
-import { pageOfTag, payloadTag } from '../payload-catalogue'
+import { pageOf, sourceOf, type PayloadLoads } from './build-report'
 import type { Gap } from './report-shape'
 
 /** An original is "far larger" than the widest rendition at this many times its width. */
@@ -39,12 +38,11 @@ function usesIn(value: unknown, path: string, found: { field: string; address: s
 
 /** Every image address of the loaded payloads, once per payload and field. */
 export function imageUsesOf(loads: PayloadLoads): ImageUse[] {
-  return [...loads].flatMap(([path, load]) => {
+  return [...loads].flatMap(([tag, load]) => {
     if ('error' in load) return []
     const found: { field: string; address: string }[] = []
     usesIn(load.payload, '', found)
-    const page = pageOfTag(payloadTag(path)) ?? sourceOf(path)
-    return found.map((use) => ({ page, source: sourceOf(path), ...use }))
+    return found.map((use) => ({ page: pageOf(tag), source: sourceOf(tag), ...use }))
   })
 }
 

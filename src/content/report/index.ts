@@ -10,3 +10,4 @@ export {
   type ImageUse,
   type OriginalRead,
 } from './image-findings'
+export { loadPayloads, pagesWithMeta } from './load-payloads'

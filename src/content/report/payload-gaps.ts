@@ -54,14 +54,16 @@ function ownVariant(base: string, lng: Lng): string {
 /**
  * The gaps of `parsed` (a payload or an item of one) for visitors in `lng`, with `raw` the same as
  * the CMS sent it; counts its localized fields into `tally`. Gaps that are the same in every
- * language (addresses, lists, other text) have lng '*'.
+ * language (addresses, lists, other text) have lng '*'. In an item of a list in the language's own
+ * variant (`ru_banner`), the unprefixed fields are that language's too.
  */
 export function findPayloadGaps(
   raw: unknown,
   parsed: Fields,
   lng: Lng,
   tally: Tally,
-  path = ''
+  path = '',
+  inOwnList = false
 ): Finding[] {
   const source = isRecord(raw) ? raw : {}
   const bases = localizedBases(parsed)
@@ -71,7 +73,7 @@ export function findPayloadGaps(
     if (PREFIXES.some((prefix) => key.startsWith(prefix) && bases.has(key.slice(prefix.length))))
       continue
     if (bases.has(key)) {
-      findings.push(...localizedGaps(source, parsed, key, lng, tally, at))
+      findings.push(...localizedGaps(source, parsed, key, lng, tally, at, inOwnList))
     } else if (typeof value === 'string') {
       findings.push(...plainGaps(source[key], value, key, at(key)))
     } else if (Array.isArray(value)) {
@@ -84,10 +86,12 @@ export function findPayloadGaps(
         })
       const entries = recordsOf(source[key])
       value.forEach((item: Fields, index) =>
-        findings.push(...findPayloadGaps(entries[index], item, lng, tally, at(`${key}[${index}]`)))
+        findings.push(
+          ...findPayloadGaps(entries[index], item, lng, tally, at(`${key}[${index}]`), inOwnList)
+        )
       )
     } else if (isRecord(value)) {
-      findings.push(...findPayloadGaps(source[key], value, lng, tally, at(key)))
+      findings.push(...findPayloadGaps(source[key], value, lng, tally, at(key), inOwnList))
     }
   }
   return findings
@@ -100,7 +104,8 @@ function localizedGaps(
   base: string,
   lng: Lng,
   tally: Tally,
-  at: (key: string) => string
+  at: (key: string) => string,
+  inOwnList: boolean
 ): Finding[] {
   const { value, from } = pickVariant(parsed, base, lng)
   const own = ownVariant(base, lng)
@@ -118,7 +123,9 @@ function localizedGaps(
     })
     return findings
   }
-  if (from === own || (lng === 'en' && from === `en_${base}`)) tally.own += 1
+  const isOwn =
+    from === own || (lng === 'en' && from === `en_${base}`) || (inOwnList && from === base)
+  if (isOwn) tally.own += 1
   else {
     const prefix = PREFIXES.find((candidate) => from.startsWith(candidate)) ?? ''
     findings.push({
@@ -132,7 +139,9 @@ function localizedGaps(
     const entries = recordsOf(source[from])
     value.forEach((item, index) => {
       if (isRecord(item))
-        findings.push(...findPayloadGaps(entries[index], item, lng, tally, at(`${from}[${index}]`)))
+        findings.push(
+          ...findPayloadGaps(entries[index], item, lng, tally, at(`${from}[${index}]`), isOwn)
+        )
     })
   } else if (HTML_FIELDS.has(base) && typeof source[from] === 'string') {
     const removed = new Set<string>()
