@@ -116,6 +116,8 @@ async function backendOf({ api, product, env }) {
   })
   const site = await startSite({
     configs: ['content-service/wrangler.toml'],
+    // Where `npm run content:setup` seeded it (the root's state, as `npm start` runs it).
+    persistTo: path.join(ROOT, '.wrangler/state'),
     readyPath: `/api/${encodeURIComponent(common.product)}/navbar-data`,
     logFile: serverLogFile('content-check'),
   })
