@@ -11,7 +11,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   isTemporaryStatus,
   messageOf,
-  readJson,
 } from './backend-transport'
 import { contentTtlSeconds, createPayloadCache } from './cache'
 import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'

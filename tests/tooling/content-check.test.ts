@@ -43,7 +43,12 @@ async function backendWithGaps() {
   const home = pages.home!
   const enterprisesHome = home.enterprisesHome as Record<string, unknown>[]
   const enterprises = pages.enterprises!.enterprises as Record<string, unknown>[]
-  backend.edit('about', { ru_titleMission: undefined, arm_subTitleMission: undefined })
+  backend.edit('about', {
+    ru_titleMission: undefined,
+    arm_subTitleMission: undefined,
+    secondBanner: { img: '/images/banners/missing.jpg' },
+    thirdImage: { ...(pages.about!.thirdImage as object), img: 'https://elsewhere.example/a.jpg' },
+  })
   backend.edit('home', {
     ru_banner: undefined,
     enterprisesTitle: undefined,
@@ -80,6 +85,8 @@ const EXPECTED = [
   '/contact-us * empty instagram',
   '/enterprises * no-page enterprises[1].id',
   '/ * dropped-address enterprisesHome[0].btnLink',
+  '/about * image-failed secondBanner.img',
+  '/about * image-failed thirdImage.img',
 ]
 
 describe('npm run content:check', () => {
@@ -99,6 +106,13 @@ describe('npm run content:check', () => {
     expect(lines).toEqual(expect.arrayContaining(EXPECTED))
     expect(report.gaps.find((gap) => gap.field === 'enterprisesHome[0].btnLink')!.detail).toMatch(
       /javascript:/
+    )
+    const image = (field: string) => report.gaps.find((gap) => gap.field === field)!.detail
+    expect(image('secondBanner.img')).toMatch(
+      /could not be read \(not found in public\/\): the bundled image is shown/
+    )
+    expect(image('thirdImage.img')).toMatch(
+      /origin https:\/\/elsewhere\.example is not an allowed image origin/
     )
     expect(report.open).toBeGreaterThanOrEqual(EXPECTED.length)
   })

@@ -9,7 +9,9 @@ import worker from '../../src/index'
 import type { Bindings } from '../../src/env'
 import {
   buildContentReport,
+  judgeOriginal,
   loadPayloads,
+  refusedSource,
   type ContentReport,
   type Gap,
   type PayloadLoad,
@@ -138,6 +140,58 @@ describe('the content report', () => {
     expect(report.gaps).toContainEqual(
       expect.objectContaining({ page: '/about', kind: 'hidden-section', field: 'missions' })
     )
+  })
+
+  describe('an image', () => {
+    const use = {
+      page: '/about',
+      source: 'get-about-page',
+      field: 'secondBanner.img',
+      address: '/x.jpg',
+    }
+    const read = (base64: string) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+      return { status: 200, bytes: bytes.length, head: bytes }
+    }
+
+    it('whose original the route refuses or cannot open fails, and the bundled image shows', () => {
+      expect(judgeOriginal(use, read(env.TEST_IMAGES.bombPng))).toMatchObject({
+        kind: 'image-failed',
+        lng: '*',
+        field: 'secondBanner.img',
+      })
+      expect(judgeOriginal(use, read(env.TEST_IMAGES.bombPng))!.detail).toMatch(
+        /60000×60000 px.*over the pixel limits/
+      )
+      expect(judgeOriginal(use, { status: 404, bytes: 0, head: new Uint8Array() })!.detail).toMatch(
+        /HTTP 404/
+      )
+      expect(judgeOriginal(use, { error: 'not found in public/' })!.kind).toBe('image-failed')
+      expect(
+        refusedSource('https://elsewhere.example/a.jpg', {
+          API_HOST: 'https://cms.example',
+          IMAGE_ORIGINS: '',
+        })
+      ).toMatch(/not an allowed image origin/)
+      expect(
+        refusedSource('https://cms.example/a.jpg', {
+          API_HOST: 'https://cms.example',
+          IMAGE_ORIGINS: '',
+        })
+      ).toBeNull()
+    })
+
+    it('far wider than the widest rendition is named with its bytes and pixels, and not counted', () => {
+      const camera = read(env.TEST_IMAGES.cameraJpeg)
+      const gap = judgeOriginal(use, camera)
+      expect(gap).toMatchObject({ kind: 'image-oversized' })
+      expect(gap!.detail).toContain(`4000×3000 px, ${camera.bytes} bytes`)
+      expect(judgeOriginal(use, read(env.TEST_IMAGES.samples.jpeg))).toBeNull()
+      const report = buildContentReport(new Map(), { backend: 'test', extra: [gap!] })
+      expect(report.gaps.find((listed) => listed.kind === 'image-oversized')).toMatchObject({
+        counted: false,
+      })
+    })
   })
 
   it('lists a dictionary key one language lacks', () => {
