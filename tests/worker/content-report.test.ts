@@ -142,6 +142,24 @@ describe('the content report', () => {
     )
   })
 
+  it('gives a payload that times out one line, and loads the others all the same', async () => {
+    backend = fakeBackend({ 'contact-us': 'hang' })
+    const loads = await loadPayloads(backend.env(), 200)
+    const report = buildContentReport(loads, { backend: 'test' })
+    const failed = report.gaps.filter((gap) => gap.kind === 'payload-failed')
+    expect(failed).toHaveLength(1)
+    expect(failed[0]).toMatchObject({
+      page: '/contact-us',
+      lng: '*',
+      source: 'contact-us',
+      counted: true,
+    })
+    expect(failed[0]!.detail).toMatch(/^contact-us: .*time/i)
+    expect(report.completeness.map((row) => row.page)).toEqual(
+      expect.arrayContaining(['/', '/about', 'navbar-data'])
+    )
+  })
+
   describe('an image', () => {
     const use = {
       page: '/about',
