@@ -30,7 +30,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENVIRONMENTS = ['staging', 'production']
 const OPERATOR_ACCEPT = path.join(ROOT, 'content-check.accept')
 const REFERENCE_ACCEPT = path.join(ROOT, 'content-service/seed/content-check.accept')
-/** Spec section 7's time-out of a backend call; also each original's. */
+/** Spec section 7's time-out of a backend call (and each original's) when API_TIMEOUT_MS is not set. */
 const TIMEOUT_MS = 10_000
 const USAGE =
   'usage: npm run content:check -- [--api <origin> [--product <name>] | --env staging|production] [--json] [--check] [--accept <file>]'
@@ -89,7 +89,7 @@ async function backendOf({ api, product, env }) {
     token: process.env.API_TOKEN ?? '',
     metaPath: String(vars.META_PATH ?? ''),
     imageOrigins: String(vars.IMAGE_ORIGINS ?? ''),
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs: Number(vars.API_TIMEOUT_MS) || TIMEOUT_MS,
     publicDir: path.join(ROOT, 'public'),
   }
   if (!common.product)

@@ -123,10 +123,10 @@ describe('npm run content:check', () => {
     expect(status).toBe(0)
     const about = stdout.slice(stdout.indexOf('\n/about '), stdout.indexOf('\n/enterprises '))
     expect(about).toMatch(
-      /^ {2}GAP \[ru\] fallback get-about-page ru_titleMission: shown from titleMission \(English\)$/m
+      /^ {2}GAP \[ru\] fallback get-about-page ru_titleMission: shown from titleMission \(English\); fix: fill ru_titleMission in get-about-page$/m
     )
     expect(about).toMatch(
-      /^ {2}GAP \[hy\] fallback get-about-page arm_subTitleMission: shown from subTitleMission \(English\)$/m
+      /^ {2}GAP \[hy\] fallback get-about-page arm_subTitleMission: shown from subTitleMission \(English\); fix: fill arm_subTitleMission in get-about-page$/m
     )
     expect(stdout).toMatch(
       /^ {2}GAP \[\*\] no-page get-enterprises-page enterprises\[1\]\.id: enterprises\[1\]: id "two words" cannot be part of an address/m
@@ -141,7 +141,7 @@ describe('npm run content:check', () => {
     ])
     expect(accepted.status).toBe(1)
     expect(accepted.stdout).toMatch(
-      /^ {2}accepted \[\*\] empty contact-us tiktok: empty: not shown$/m
+      /^ {2}accepted \[\*\] empty contact-us tiktok: empty: not shown; fix: fill tiktok in contact-us$/m
     )
   })
 

@@ -4,11 +4,12 @@
  * pages those ../projects.ts gives a page, the shared navbar on a page of its own.
  */
 import { LANGUAGES } from '../../shared/languages'
-import { pageOfTag } from '../payload-catalogue'
 import { describeProblems, projectPath, projectsOf } from '../projects'
 import type { EnterprisesPayload } from '../schemas'
 import type { LoadedPayload } from '../fetch-payload'
 import { findDictionaryGaps } from './dictionary-gaps'
+import { fixOf } from './fix-of'
+import { pageOf, sourceOf } from './payload-names'
 import { findPayloadGaps, type Finding, type Tally } from './payload-gaps'
 import {
   COUNTED_KINDS,
@@ -25,22 +26,12 @@ export type PayloadLoads = ReadonlyMap<string, PayloadLoad>
 
 type Fields = Record<string, unknown>
 
-/** The payload's source name in the report: its tag without `payload:`. */
-export function sourceOf(tag: string): string {
-  return tag.replace(/^payload:/, '')
-}
-
-/** The page a payload is the content of ('navbar-data' for the shared navbar). */
-export function pageOf(tag: string): string {
-  return pageOfTag(tag) ?? sourceOf(tag)
-}
-
 /** The report of `loads`; `extra` are gaps found elsewhere (the CLI's image checks). */
 export function buildContentReport(
   loads: PayloadLoads,
-  options: { backend: string; now?: Date; extra?: Omit<Gap, 'counted' | 'accepted'>[] }
+  options: { backend: string; now?: Date; extra?: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] }
 ): ContentReport {
-  const gaps: Omit<Gap, 'counted' | 'accepted'>[] = []
+  const gaps: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] = []
   const tallies = new Map<string, Tally>()
   const walk = (page: string, source: string, raw: unknown, parsed: Fields, path = '') => {
     for (const lng of LANGUAGES) {
@@ -90,6 +81,7 @@ export function buildContentReport(
   )
   const listed = [...unique.values()].map((gap) => ({
     ...gap,
+    fix: fixOf(gap),
     counted: COUNTED_KINDS.has(gap.kind),
     accepted: false,
   }))

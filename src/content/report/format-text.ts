@@ -8,7 +8,7 @@ function percent(own: number, shown: number): string {
 function gapText(gap: Gap): string {
   const mark = gap.accepted ? 'accepted' : gap.counted ? 'GAP' : 'note'
   const field = gap.field ? ` ${gap.field}:` : ':'
-  return `  ${mark} [${gap.lng}] ${gap.kind} ${gap.source}${field} ${gap.detail}`
+  return `  ${mark} [${gap.lng}] ${gap.kind} ${gap.source}${field} ${gap.detail}; fix: ${gap.fix}`
 }
 
 /** Lines for a terminal or a workflow summary (one gap a line, grouped by page). */

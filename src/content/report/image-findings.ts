@@ -11,7 +11,8 @@ import { readImageSize } from '../../images/image-header'
 import { IMAGE_WIDTHS } from '../../images/image-url'
 import { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from '../../images/limits'
 import { IMAGE_FIELDS } from '../schemas'
-import { pageOf, sourceOf, type PayloadLoads } from './build-report'
+import type { PayloadLoads } from './build-report'
+import { pageOf, sourceOf } from './payload-names'
 import type { Gap } from './report-shape'
 
 /** An original is "far larger" than the widest rendition at this many times its width. */
@@ -59,7 +60,7 @@ export function refusedSource(
 export function judgeOriginal(
   use: ImageUse,
   read: OriginalRead
-): Omit<Gap, 'counted' | 'accepted'> | null {
+): Omit<Gap, 'fix' | 'counted' | 'accepted'> | null {
   const gap = (kind: Gap['kind'], detail: string) => ({
     page: use.page,
     lng: '*' as const,

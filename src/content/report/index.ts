@@ -1,6 +1,6 @@
 /** The content report (issue 49): what each page's visitors miss, per language. */
 export { acceptGaps, gapLine, parseAcceptedGaps } from './accepted-gaps'
-export { buildContentReport, sourceOf, type PayloadLoad, type PayloadLoads } from './build-report'
+export { buildContentReport, type PayloadLoad, type PayloadLoads } from './build-report'
 export { formatReportText } from './format-text'
 export * from './report-shape'
 export {

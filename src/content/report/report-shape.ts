@@ -42,6 +42,8 @@ export type Gap = {
   field: string
   /** What the visitor gets instead, or why. */
   detail: string
+  /** What to do about it. */
+  fix: string
   /** Whether `npm run content:check -- --check` counts it (docs/operations.md). */
   counted: boolean
   /** Whether the operator's accept file accepts it (never, in the publish hook's answer). */
