@@ -25,22 +25,34 @@ export const MAX_ADDRESS_LENGTH = 4096
 const SITE = new URL('https://site.invalid/')
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i
 
+/** A parsed address, or why the value is not one (for the content report, src/content/report/). */
+export type AddressCheck = { address: string } | { problem: string }
+
 /** The safe form of `raw`, or '' when it is empty or not a safe address for `kind`. */
 export function parseAddress(raw: unknown, kind: AddressKind): string {
-  if (typeof raw !== 'string') return ''
+  const check = checkAddress(raw, kind)
+  return 'address' in check ? check.address : ''
+}
+
+/** The safe form of `raw` ('' when empty), or why it is not a safe address for `kind`. */
+export function checkAddress(raw: unknown, kind: AddressKind): AddressCheck {
+  if (raw === undefined || raw === null) return { address: '' }
+  if (typeof raw !== 'string') return { problem: `not text but ${typeof raw}` }
   const value = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
-  if (value === '' || value.length > MAX_ADDRESS_LENGTH || /[\u0000-\u001f\u007f]/.test(value))
-    return ''
-  if (SCHEME.test(value)) return parseAbsolute(value, kind)
+  if (value === '') return { address: '' }
+  if (value.length > MAX_ADDRESS_LENGTH)
+    return { problem: `longer than ${MAX_ADDRESS_LENGTH} characters` }
+  if (/[\u0000-\u001f\u007f]/.test(value)) return { problem: 'holds control characters' }
+  if (SCHEME.test(value)) return checkAbsolute(value, kind)
   let url: URL
   try {
     url = new URL(value, SITE)
   } catch {
-    return ''
+    return { problem: 'malformed' }
   }
   // '//host', '/\host' and '\\host' leave the site: they are absolute addresses without a scheme.
-  if (url.origin !== SITE.origin) return parseAbsolute(url.href, kind)
-  return `${url.pathname.replace(/\/{2,}/g, '/')}${url.search}${url.hash}`
+  if (url.origin !== SITE.origin) return checkAbsolute(url.href, kind)
+  return { address: `${url.pathname.replace(/\/{2,}/g, '/')}${url.search}${url.hash}` }
 }
 
 /** Whether `address` (a parsed one) leaves the site. */
@@ -48,19 +60,23 @@ export function isExternalAddress(address: string): boolean {
   return /^https?:/i.test(address)
 }
 
-function parseAbsolute(value: string, kind: AddressKind): string {
+function checkAbsolute(value: string, kind: AddressKind): AddressCheck {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    return ''
+    return { problem: 'malformed' }
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') {
-    if (url.username || url.password || url.hostname === '') return ''
-    return url.href
+    if (url.username || url.password) return { problem: 'holds a user name or password' }
+    if (url.hostname === '') return { problem: 'has no host' }
+    return { address: url.href }
   }
   if (kind === 'link' && (url.protocol === 'mailto:' || url.protocol === 'tel:')) {
-    return url.pathname.trim() === '' ? '' : url.href
+    return url.pathname.trim() === ''
+      ? { problem: `empty ${url.protocol} address` }
+      : { address: url.href }
   }
-  return ''
+  const allowed = kind === 'link' ? 'http(s), mailto: or tel:' : 'http(s)'
+  return { problem: `unsafe scheme ${url.protocol} (only ${allowed} or a site path)` }
 }

@@ -6,17 +6,20 @@
 import type { Bindings } from '../env'
 import { ContentError } from './errors'
 
+/** What a backend call needs of the environment: the content report's CLI builds just this. */
+export type BackendEnv = Pick<Bindings, 'API_HOST' | 'API_TOKEN' | 'PRODUCT' | 'CONTENT'>
+
 /** Spec section 7: default time-out of every backend call. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 
 /** The backend's origin: API_HOST, or a label for the bundled service (reached through the binding). */
-export function apiOrigin(env: Bindings): string {
+export function apiOrigin(env: Pick<Bindings, 'API_HOST'>): string {
   return env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : 'https://content.internal'
 }
 
 /** Sends `path` to the backend; a time-out or network failure rejects with a ContentError. */
 export function callBackend(
-  env: Bindings,
+  env: BackendEnv,
   path: string,
   timeoutMs: number,
   init: RequestInit = {}

@@ -11,10 +11,10 @@ import {
   DEFAULT_TIMEOUT_MS,
   isTemporaryStatus,
   messageOf,
-  readJson,
 } from './backend-transport'
 import { contentTtlSeconds, createPayloadCache } from './cache'
 import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
+import { fetchPayload, type LoadedPayload } from './fetch-payload'
 import { describeProblems, projectsOf } from './projects'
 import {
   loadSchemas,
@@ -68,6 +68,8 @@ export type ContentClientOptions = {
   onChanged?: (tag: string) => void
   /** The payload hashes the request read already, if it did (src/middleware/page-cache). */
   knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
+  /** Told about every payload loaded from the backend, as sent and as parsed (the publish hook's content report). */
+  onLoaded?: (path: string, loaded: LoadedPayload<unknown>) => void
 }
 
 export type MessageInput = { name: string; email: string; comments: string }
@@ -106,23 +108,11 @@ export function createContentClient(options: ContentClientOptions) {
   const call = (path: string, init?: RequestInit) => callBackend(env, path, timeoutMs, init)
 
   async function getPayload<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
-    const response = await call(path)
-    const body = await readJson(response, path)
-    if (!response.ok) {
-      throw new ContentError(
-        'status',
-        `${path}: HTTP ${response.status}`,
-        response.status,
-        messageOf(body)
-      )
-    }
-    const { EnvelopeSchema, findDroppedAddresses } = await loadSchemas()
-    const envelope = EnvelopeSchema.safeParse(body)
-    if (!envelope.success)
-      throw new ContentError('malformed', `${path}: answer has no payload object`)
-    const payload = schema.parse(envelope.data.payload)
+    const { raw, payload } = await fetchPayload(env, path, schema, timeoutMs)
+    options.onLoaded?.(path, { raw, payload })
+    const { findDroppedAddresses } = await loadSchemas()
     // A bad address costs only its own slot; the editor learns of it through the error report.
-    const dropped = findDroppedAddresses(envelope.data.payload, payload)
+    const dropped = findDroppedAddresses(raw, payload)
     if (dropped.length > 0) options.onError?.(new DroppedAddressError(path, dropped), { key: path })
     const malformed = malformedItems(path, payload)
     if (malformed.length > 0)

@@ -26,12 +26,27 @@ export function pickLocalized<T extends object, K extends keyof T & string>(
   field: K,
   lng: Lng
 ): Picked<T, K> {
+  return pickVariant(record, field, lng).value as Picked<T, K>
+}
+
+/** What the picker shows for a field, and from which of the record's fields (null: none, the value is empty). */
+export type PickedVariant = { value: string | unknown[]; from: string | null }
+
+/** The picker itself, saying which variant it used: the content report reads this (src/content/report/). */
+export function pickVariant(record: object, field: string, lng: Lng): PickedVariant {
   const fields = record as Record<string, unknown>
-  const variant = fields[`${PREFIX[lng]}${field}`]
-  if (isFilled(variant)) return variant as Picked<T, K>
+  const own = `${PREFIX[lng]}${field}`
+  const variant = fields[own]
+  if (isFilled(variant)) return { value: variant as string | unknown[], from: own }
   const fallback = fields[field]
-  if (typeof fallback === 'string' || Array.isArray(fallback)) return fallback as Picked<T, K>
-  return (Array.isArray(variant) ? [] : '') as Picked<T, K>
+  if (typeof fallback === 'string' || Array.isArray(fallback))
+    return { value: fallback, from: isFilled(fallback) ? field : null }
+  return { value: Array.isArray(variant) ? [] : '', from: null }
+}
+
+/** The prefix of `lng`'s own variant: `ru_`, `arm_`, `en_` (English also owns the unprefixed field). */
+export function variantPrefix(lng: Lng): string {
+  return PREFIX[lng]
 }
 
 /** A picker bound to one language: `const pick = localizer('ru'); pick(item, 'title')`. */

@@ -16,7 +16,7 @@ import type { Bindings } from '../env'
 import type { PagePurger } from '../middleware/page-cache/purge'
 import type { Repurger } from './repurge'
 import { contentTtlSeconds } from './cache'
-import { createContentClient, type PayloadSource } from './client'
+import { createContentClient, type ContentClientOptions, type PayloadSource } from './client'
 import type { PayloadEndpoint } from './payload-catalogue'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
@@ -71,6 +71,8 @@ export type RefreshOptions = {
   origin?: string
   /** Told about each payload that could not be refreshed (its last good entry stays). */
   onError?: (error: unknown, context: { key: string }) => void
+  /** Told about each payload loaded from the backend, as sent and as parsed (the publish hook's content report). */
+  onLoaded?: ContentClientOptions['onLoaded']
 }
 
 export type RefreshReport = {
@@ -101,6 +103,7 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
     now: options.now,
     timeoutMs: options.timeoutMs,
     onError: options.onError,
+    onLoaded: options.onLoaded,
   })
   const sources = client.sources(options.pages, options.endpoints)
   const now = options.now ?? Date.now

@@ -102,7 +102,12 @@ const BLOCK = new Set(['p', 'ul', 'ol', 'blockquote'])
 export type SanitizeOptions = {
   /** Rewrites a link's internal address (one starting with '/'), e.g. to add the language prefix. */
   internalHref?: (href: string) => string
+  /** Told what was removed, briefly (`<script> with its content`, `onclick on <p>`): the content report. */
+  onRemoved?: (what: string) => void
 }
+
+/** Attributes the sanitizer writes itself on a link, so an editor's are not "removed" but replaced. */
+const LINK_ATTRIBUTES = new Set(['href', 'title', 'target', 'rel'])
 
 /** The allow-listed, balanced, escaped form of `html`. */
 export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
@@ -110,6 +115,7 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
   const open: string[] = []
   /** The dropped elements the tokens are inside; nothing is written while there is one. */
   let dropped: string[] = []
+  const removed = options.onRemoved ?? (() => {})
 
   const close = (name: string) => {
     const at = open.lastIndexOf(name)
@@ -128,13 +134,19 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
         const at = dropped.lastIndexOf(name)
         if (at !== -1) dropped = dropped.slice(0, at)
       } else if (DROPPED.has(name) && !VOID.has(name)) {
+        if (dropped.length === 0) removed(`<${name}> with its content`)
         dropped.push(name)
+      } else if (dropped.length === 0) {
+        removed(`<${name}>`)
       }
       continue
     }
 
     const element = RENAMED[name] ?? name
-    if (!ALLOWED.has(element)) continue
+    if (!ALLOWED.has(element)) {
+      if (token.kind === 'start') removed(`<${name}>`)
+      continue
+    }
     if (token.kind === 'end') {
       if (element === 'br') out.push('<br>')
       else close(element)
@@ -144,6 +156,9 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
     if (BLOCK.has(element) && open.includes('p')) close('p')
     if (element === 'li') closeListItem(open, close)
     if (element === 'a') close('a')
+    for (const { name: attribute } of token.attributes) {
+      if (element !== 'a' || !LINK_ATTRIBUTES.has(attribute)) removed(`${attribute} on <${name}>`)
+    }
     if (element === 'br') {
       out.push('<br>')
       continue
@@ -151,7 +166,10 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
     if (element === 'a') {
       // A link without a safe address keeps its text and loses the element.
       const link = openLink(token.attributes, options)
-      if (!link) continue
+      if (!link) {
+        removed('a link without a safe address (its text stays)')
+        continue
+      }
       out.push(link)
     } else {
       out.push(`<${element}>`)

@@ -222,6 +222,22 @@ export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
   'tiktok',
 ])
 
+/** The URL-valued fields that hold images (the others are links). */
+export const IMAGE_FIELDS: ReadonlySet<string> = new Set([
+  'img',
+  'icon',
+  'image',
+  'firstBanner',
+  'secondBanner',
+])
+
+/** Every HTML field name (sanitized, see `localizedHtml` above). */
+export const HTML_FIELDS: ReadonlySet<string> = new Set([
+  'description',
+  'descriptionMission',
+  'bannerDesc',
+])
+
 /**
  * The paths (`enterprisesHome[2].btnLink`) of the URL fields that held a value in `raw` but were
  * dropped by the parse into `parsed`. Walks both as the schemas do: non-object list entries of

@@ -6,14 +6,18 @@
  *   body: {} or {"payloads": ["get-home-page", "navbar-data", ...]} (PAYLOAD_ENDPOINTS), and
  *   optionally "purgeUnchanged": true, which purges the pages of the named payloads even when their
  *   content did not change (the smoke's check that a tag purge works, scripts/ops/smoke/publish.mjs)
- *   200 {refreshed, changed, failed, purged, purgedAgain}: tags (purgedAgain: those of purged whose
- *   content changed one to two minutes ago, purged again); 502 when the backend failed some (their
+ *   200 {refreshed, changed, failed, purged, purgedAgain, content}: tags (purgedAgain: those of purged
+ *   whose content changed one to two minutes ago, purged again), and `content`, the content report
+ *   of the payloads it loaded (src/content/report/: what their visitors miss, per page and
+ *   language; images are not read here, `npm run content:check` reads them); 502 when the backend failed some (their
  *   last good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
  *   (nothing touched); 413 body over PUBLISH_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER;
  *   503 when PUBLISH_SECRET is not set.
  */
 import { Hono } from 'hono'
-import { PAYLOAD_ENDPOINTS } from '../content/payload-catalogue'
+import { apiOrigin } from '../content/backend-transport'
+import { PAYLOAD_ENDPOINTS, payloadTag } from '../content/payload-catalogue'
+import type { PayloadLoad } from '../content/report'
 import { refreshPayloads } from '../content/refresh'
 import { repurgerFor } from '../content/repurge'
 import type { AppEnv } from '../env'
@@ -48,6 +52,8 @@ publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
   })
   if (!request.ok) return request.response
 
+  const loads = new Map<string, PayloadLoad>()
+  const errors = new Map<string, string>()
   const report = await refreshPayloads({
     env: c.env,
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
@@ -58,10 +64,22 @@ publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
     force: true,
     purgeUnchanged: request.data.purgeUnchanged,
     origin: new URL(c.req.url).origin,
+    onLoaded: (path, loaded) => loads.set(payloadTag(path), loaded),
     onError: (error, { key }) => {
+      // A ContentError's message starts with the payload's path.
+      const message = error instanceof Error ? error.message : String(error)
+      errors.set(payloadTag(message.split(': ')[0] ?? ''), message)
       console.warn(`publish: ${key}: ${String(error)}`)
       reportError(c, error, 'backend', { backend_key: key })
     },
   })
-  return c.json(report, report.failed.length ? 502 : 200, { 'Cache-Control': 'no-store' })
+  for (const tag of report.failed)
+    loads.set(tag, {
+      error: `not delivered (${errors.get(tag) ?? 'see the logs'}); its last good copy stays`,
+    })
+  const { buildContentReport } = await import('../content/report')
+  const content = buildContentReport(loads, { backend: `${apiOrigin(c.env)} ${c.env.PRODUCT}` })
+  return c.json({ ...report, content }, report.failed.length ? 502 : 200, {
+    'Cache-Control': 'no-store',
+  })
 })

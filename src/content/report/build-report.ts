@@ -1,0 +1,100 @@
+/**
+ * The content report of a set of loaded payloads: for each page and language what its visitors
+ * miss, and how complete it is. The pages are the catalogue's (../payload-catalogue.ts), project
+ * pages those ../projects.ts gives a page, the shared navbar on a page of its own.
+ */
+import { LANGUAGES } from '../../shared/languages'
+import { describeProblems, projectPath, projectsOf } from '../projects'
+import type { EnterprisesPayload } from '../schemas'
+import type { LoadedPayload } from '../fetch-payload'
+import { findDictionaryGaps } from './dictionary-gaps'
+import { fixOf } from './fix-of'
+import { pageOf, sourceOf } from './payload-names'
+import { findPayloadGaps, type Finding, type Tally } from './payload-gaps'
+import {
+  COUNTED_KINDS,
+  REPORT_VERSION,
+  type ContentReport,
+  type Gap,
+  type PageCompleteness,
+} from './report-shape'
+
+/** A payload as loaded, or why it could not be (one line). */
+export type PayloadLoad = LoadedPayload<unknown> | { error: string }
+/** Loaded payloads by their tag (`payload:get-about-page`, `payload:page-meta-data:/about`: ../payload-catalogue.ts). */
+export type PayloadLoads = ReadonlyMap<string, PayloadLoad>
+
+type Fields = Record<string, unknown>
+
+/** The report of `loads`; `extra` are gaps found elsewhere (the CLI's image checks). */
+export function buildContentReport(
+  loads: PayloadLoads,
+  options: { backend: string; now?: Date; extra?: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] }
+): ContentReport {
+  const gaps: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] = []
+  const tallies = new Map<string, Tally>()
+  const walk = (page: string, source: string, raw: unknown, parsed: Fields, path = '') => {
+    for (const lng of LANGUAGES) {
+      const key = `${page} ${lng}`
+      const tally = tallies.get(key) ?? { own: 0, shown: 0 }
+      tallies.set(key, tally)
+      const place = (finding: Finding) => ({ page, source, ...finding })
+      gaps.push(...findPayloadGaps(raw, parsed, lng, tally, path).map(place))
+    }
+  }
+  for (const [tag, load] of loads) {
+    const page = pageOf(tag)
+    const source = sourceOf(tag)
+    if ('error' in load) {
+      gaps.push({ page, lng: '*', kind: 'payload-failed', source, field: '', detail: load.error })
+      continue
+    }
+    walk(page, source, load.raw, load.payload as Fields)
+    if (source === 'get-enterprises-page') {
+      const payload = load.payload as EnterprisesPayload
+      const projects = projectsOf(payload)
+      const raws = Array.isArray(load.raw.enterprises) ? load.raw.enterprises : []
+      const records = raws.filter(
+        (item) => typeof item === 'object' && item !== null && !Array.isArray(item)
+      )
+      for (const project of projects.list) {
+        const index = payload.enterprises.indexOf(project.item)
+        walk(projectPath(project), source, records[index], project.item, `enterprises[${index}]`)
+      }
+      for (const problem of projects.problems) {
+        if (problem.problem === 'no-image') continue
+        gaps.push({
+          page,
+          lng: '*',
+          kind: 'no-page',
+          source,
+          field: `enterprises[${problem.index}].${problem.problem === 'no-title' ? 'title' : 'id'}`,
+          detail: describeProblems(payload, [problem])[0] ?? problem.problem,
+        })
+      }
+    }
+  }
+  gaps.push(...findDictionaryGaps().map((finding) => ({ page: 'dictionaries', ...finding })))
+  gaps.push(...(options.extra ?? []))
+  const unique = new Map(
+    gaps.map((gap) => [`${gap.page} ${gap.lng} ${gap.kind} ${gap.source} ${gap.field}`, gap])
+  )
+  const listed = [...unique.values()].map((gap) => ({
+    ...gap,
+    fix: fixOf(gap),
+    counted: COUNTED_KINDS.has(gap.kind),
+    accepted: false,
+  }))
+  const completeness: PageCompleteness[] = [...tallies].map(([key, tally]) => {
+    const [page = '', lng] = key.split(' ')
+    return { page, lng: lng as PageCompleteness['lng'], ...tally }
+  })
+  return {
+    version: REPORT_VERSION,
+    backend: options.backend,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    completeness,
+    gaps: listed,
+    open: listed.filter((gap) => gap.counted).length,
+  }
+}

@@ -1,0 +1,168 @@
+/// <reference types="node" />
+/**
+ * `npm run content:check` as an operator runs it (scripts/ops/content-check.mjs), against the
+ * soak's fake content backend (scripts/lib/fake-backend.mjs), which answers the reference seed with
+ * the gaps an editor's CMS typically has.
+ */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
+import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
+import type { ContentReport } from '../../src/content/report'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+type Backend = Awaited<ReturnType<typeof startFakeBackend>>
+let backends: Backend[] = []
+afterEach(async () => {
+  await Promise.all(backends.map((backend) => backend.close()))
+  backends = []
+})
+
+function contentCheck(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['scripts/ops/content-check.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
+/** The fake backend, its content lacking what the issue's editor forgot. */
+async function backendWithGaps() {
+  const backend = await startFakeBackend()
+  backends.push(backend)
+  const { pages } = readSeed() as { pages: Record<string, Record<string, unknown>> }
+  const home = pages.home!
+  const enterprisesHome = home.enterprisesHome as Record<string, unknown>[]
+  const enterprises = pages.enterprises!.enterprises as Record<string, unknown>[]
+  backend.edit('about', {
+    ru_titleMission: undefined,
+    arm_subTitleMission: undefined,
+    secondBanner: { img: '/images/banners/missing.jpg' },
+    thirdImage: { ...(pages.about!.thirdImage as object), img: 'https://elsewhere.example/a.jpg' },
+  })
+  backend.edit('home', {
+    ru_banner: undefined,
+    enterprisesTitle: undefined,
+    en_enterprisesTitle: undefined,
+    ru_enterprisesTitle: undefined,
+    arm_enterprisesTitle: undefined,
+    enterprisesHome: [
+      { ...enterprisesHome[0], btnLink: 'javascript:alert(1)' },
+      ...enterprisesHome.slice(1),
+    ],
+  })
+  backend.edit('contact-us', {
+    phoneNumber: undefined,
+    ...Object.fromEntries(
+      ['facebook', 'instagram', 'linkedin', 'youtube'].map((name) => [name, undefined])
+    ),
+  })
+  backend.edit('enterprises', {
+    enterprises: [enterprises[0], { ...enterprises[1], id: 'two words' }, ...enterprises.slice(2)],
+  })
+  return backend
+}
+
+/** The gaps the issue names, as `page lng kind field`. */
+const EXPECTED = [
+  '/about ru fallback ru_titleMission',
+  '/about hy fallback arm_subTitleMission',
+  '/ ru fallback ru_banner',
+  '/ hy empty arm_enterprisesTitle',
+  '/ en empty enterprisesTitle',
+  '/ ru empty ru_enterprisesTitle',
+  '/contact-us * empty phoneNumber',
+  '/contact-us * empty facebook',
+  '/contact-us * empty instagram',
+  '/enterprises * no-page enterprises[1].id',
+  '/ * dropped-address enterprisesHome[0].btnLink',
+  '/about * image-failed secondBanner.img',
+  '/about * image-failed thirdImage.img',
+]
+
+describe('npm run content:check', () => {
+  it('names each gap with its page, language and field in --json, and --check exits 1', async () => {
+    const backend = await backendWithGaps()
+    const { status, stdout, stderr } = await contentCheck([
+      '--api',
+      backend.origin,
+      '--json',
+      '--check',
+    ])
+    expect(stderr).toBe('')
+    expect(status).toBe(1)
+    const report = JSON.parse(stdout) as ContentReport
+    expect(report.version).toBe(1)
+    const lines = report.gaps.map((gap) => `${gap.page} ${gap.lng} ${gap.kind} ${gap.field}`)
+    expect(lines).toEqual(expect.arrayContaining(EXPECTED))
+    expect(report.gaps.find((gap) => gap.field === 'enterprisesHome[0].btnLink')!.detail).toMatch(
+      /javascript:/
+    )
+    const image = (field: string) => report.gaps.find((gap) => gap.field === field)!.detail
+    expect(image('secondBanner.img')).toMatch(
+      /could not be read \(not found in public\/\): the bundled image is shown/
+    )
+    expect(image('thirdImage.img')).toMatch(
+      /origin https:\/\/elsewhere\.example is not an allowed image origin/
+    )
+    expect(report.open).toBeGreaterThanOrEqual(EXPECTED.length)
+  })
+
+  it('names the same gaps in the text report, one line each, and accepts the gaps an accept file lists', async () => {
+    const backend = await backendWithGaps()
+    const { status, stdout } = await contentCheck(['--api', backend.origin])
+    expect(status).toBe(0)
+    const about = stdout.slice(stdout.indexOf('\n/about '), stdout.indexOf('\n/enterprises '))
+    expect(about).toMatch(
+      /^ {2}GAP \[ru\] fallback get-about-page ru_titleMission: shown from titleMission \(English\); fix: fill ru_titleMission in get-about-page$/m
+    )
+    expect(about).toMatch(
+      /^ {2}GAP \[hy\] fallback get-about-page arm_subTitleMission: shown from subTitleMission \(English\); fix: fill arm_subTitleMission in get-about-page$/m
+    )
+    expect(stdout).toMatch(
+      /^ {2}GAP \[\*\] no-page get-enterprises-page enterprises\[1\]\.id: enterprises\[1\]: id "two words" cannot be part of an address/m
+    )
+
+    const accepted = await contentCheck([
+      '--api',
+      backend.origin,
+      '--check',
+      '--accept',
+      'content-service/seed/content-check.accept',
+    ])
+    expect(accepted.status).toBe(1)
+    expect(accepted.stdout).toMatch(
+      /^ {2}accepted \[\*\] empty contact-us tiktok: empty: not shown; fix: fill tiktok in contact-us$/m
+    )
+  })
+
+  it('exits 2 with the reason when the backend delivers no payload at all', async () => {
+    const backend = await startFakeBackend()
+    backends.push(backend)
+    backend.setMode('500')
+    const { status, stdout, stderr } = await contentCheck(['--api', backend.origin, '--check'])
+    expect(status).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(
+      /^content:check: no report: the backend delivered none of 9 payloads \(get-home-page: HTTP 500\)/
+    )
+  })
+
+  it('exits 2 with the reason for an environment whose API_HOST is empty, or a bad option', async () => {
+    const production = await contentCheck(['--env', 'production'])
+    expect(production.status).toBe(2)
+    expect(production.stderr).toMatch(/\[env\.production\.vars\] API_HOST is empty.*pass --api/)
+    const bad = await contentCheck(['--api', 'javascript:alert(1)'])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/--api must be an http\(s\) origin/)
+  })
+})
