@@ -16,7 +16,7 @@
  *
  * How each level is made, on the site's worker behind recording bindings
  * (scripts/bench/cold/worker.ts: src/index.ts unchanged, under `wrangler dev` with the site's
- * wrangler.toml) and a Node content backend (tests/soak/fake-backend.mjs):
+ * wrangler.toml) and a Node content backend (scripts/lib/fake-backend.mjs):
  * - (a) and (b) are Workers Cache answering in front of the worker, which `wrangler dev` does not
  *   have: the worker does not run before the first byte at (a), and at (b) the edge answers stale
  *   and the worker renders in the background (as at (c) or (e)). Their 0 round trips are Cloudflare's

@@ -42,7 +42,7 @@ const FILE_EXTENSION =
 const PATH_CHAR = String.raw`[A-Za-z0-9_.@+\-]`
 const DECISION_LIST =
   /\b[Dd]ecisions?\s+\[?(\d{4})\b((?:\]\([^)]*\))?(?:(?:,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\[?\d{4}\b(?:\]\([^)]*\))?)*)/g
-const NPM_RUN = /\bnpm run ([\w:.-]+)(?=[^\w:<*$.-]|\.(?!\w)|$)/g
+const NPM_RUN = /\bnpm run (?:--?[\w-]+ )*([\w:.-]+)(?=[^\w:<*$.-]|\.(?!\w)|$)/g
 
 /**
  * @typedef {{ file: string, line: number, target: string }} Dangling
