@@ -4,15 +4,11 @@
  * soak's fake content backend (scripts/lib/fake-backend.mjs), which answers the reference seed with
  * the gaps an editor's CMS typically has.
  */
-import { spawn } from 'node:child_process'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runScript } from '../support/run-script'
 import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
 import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
 import type { ContentReport } from '../../src/content/report'
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 type Backend = Awaited<ReturnType<typeof startFakeBackend>>
 let backends: Backend[] = []
@@ -22,17 +18,7 @@ afterEach(async () => {
 })
 
 function contentCheck(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['scripts/ops/content-check.mjs', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
+  return runScript('scripts/ops/content-check.mjs', args, env)
 }
 
 /** The fake backend, its content lacking what the editor forgot. */

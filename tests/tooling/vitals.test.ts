@@ -5,14 +5,12 @@
  * (tests/support/vitals-fixtures.mjs). Its figures are checked against a weighted percentile
  * computed here another way: each reading repeated as many times as its sample interval says.
  */
-import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { ROOT, runScript } from '../support/run-script'
 import { startFakeSqlApi } from '../support/fake-analytics-sql.mjs'
 import { fixtureRows, HOSTILE_PAGES, VERSIONS } from '../support/vitals-fixtures.mjs'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DAY_MS = 86_400_000
 
 type Row = Record<string, string | number | Date>
@@ -31,17 +29,7 @@ async function fake(options: Parameters<typeof startFakeSqlApi>[0]) {
 }
 
 function vitals(args: string[], env: Record<string, string | undefined>) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['scripts/ops/vitals.mjs', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
+  return runScript('scripts/ops/vitals.mjs', args, env)
 }
 
 const envOf = (api: Fake) => ({
