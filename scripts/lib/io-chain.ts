@@ -230,7 +230,7 @@ export function recordedCache(cache: Cache, chainOf: ChainOf): Cache {
 
 /** Replaces the global `caches` with one whose caches are recorded; returns the undo. */
 export function recordCaches(chainOf: ChainOf): () => void {
-  const real = globalThis.caches
+  const real = caches
   const byName = new Map<string, Cache>()
   const replaced = {
     default: recordedCache(real.default, chainOf),
