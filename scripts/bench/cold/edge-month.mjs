@@ -51,9 +51,8 @@ export async function simulateVisits(options) {
   /** @type {Record<WorkerLevel, number>} */
   const runs = { c: 0, d: 0, e: 0, f: 0 }
   /** The level of the worker invocation that answers the visit being simulated, if it runs first. */
-  let answeredBy = /** @type {{ level: WorkerLevel, kvHot: boolean, newIsolate: boolean } | null} */ (
-    null
-  )
+  let answeredBy =
+    /** @type {{ level: WorkerLevel, kvHot: boolean, newIsolate: boolean } | null} */ (null)
   let changeCount = 0
 
   const worker = async (/** @type {Request} */ request) => {
@@ -122,7 +121,11 @@ export async function simulateVisits(options) {
     outcomes.push(
       outcome === 'fresh' || outcome === 'stale' || outcome === 'stale-if-error'
         ? { level: outcome === 'fresh' ? 'a' : 'b', kvHot: true, newIsolate: false }
-        : { level: answeredBy?.level ?? 'e', kvHot: !!answeredBy?.kvHot, newIsolate: !!answeredBy?.newIsolate }
+        : {
+            level: answeredBy?.level ?? 'e',
+            kvHot: !!answeredBy?.kvHot,
+            newIsolate: !!answeredBy?.newIsolate,
+          }
     )
   }
   return { visits, edge: counts, runs, outcomes }
