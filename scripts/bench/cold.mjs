@@ -148,7 +148,7 @@ async function measureMinimalWorker() {
  *   records: IoRecord[] }} Visit
  * @typedef {{ levels: Record<'c' | 'd' | 'e' | 'f', Visit[]>, beacons: { records: IoRecord[],
  *   cpuMs: number, invocations: number }, cron: { idle: Invocations, due: Invocations },
- *   change: Invocations, renditions: number, page: string }} Measured
+ *   change: Invocations, renditions: number, page: string, edge: object }} Measured
  * @typedef {{ records: IoRecord[], cpuMs: number, invocations: number }} Invocations
  */
 
