@@ -100,7 +100,12 @@ export const step = {
       // A new isolate's startup CPU (d–f), as the startup step measures it: workerd's CPU time where
       // the machine reports it, else wrangler's profile.
       const { site: startup } = await measureStartup({ runs: STARTUP_RUNS })
-      await writeVisitModel(report, measured, contentTtlSeconds(), startup.threadCpuMs ?? startup.cpuMs)
+      await writeVisitModel(
+        report,
+        measured,
+        contentTtlSeconds(),
+        startup.threadCpuMs ?? startup.cpuMs
+      )
     } finally {
       await backend.close()
     }
