@@ -217,7 +217,11 @@ export async function writeVisitModel(report, measured, contentTtlS, startupCpuM
     `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
   )
   const percent = (value) =>
-    value === 0 ? '0' : value < 0.0001 ? '<0.01 %' : `${(value * 100).toFixed(1)} %`
+    value === 0
+      ? '0'
+      : value < 0.0001
+        ? '<0.01 %'
+        : `${(value * 100).toFixed(value < 0.01 ? 2 : 1)} %`
   report.table(
     rows.map((row) => ({
       traffic: row.traffic.name,
