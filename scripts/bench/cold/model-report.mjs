@@ -213,8 +213,13 @@ export async function writeVisitModel(report, measured, contentTtlS, startupCpuM
     rows.find((row) => row.traffic === traffic && row.idle.name === idle)
   const low = TRAFFIC[0]
   const ends = [at(low, 'never'), at(low, '30 min')]
+  const busy = {
+    name: TRAFFIC[1].name,
+    kept: at(TRAFFIC[1], 'never'),
+    dropped: at(TRAFFIC[1], '30 min'),
+  }
   report.text(
-    `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
+    `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes; at ${busy.name}, ${Math.round(busy.kept.p50)} ms and ${Math.round(busy.kept.p95)} ms, and ${Math.round(busy.dropped.p50)} ms and ${Math.round(busy.dropped.p95)} ms. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
   )
   const percent = (value) =>
     value === 0
