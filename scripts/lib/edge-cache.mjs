@@ -56,8 +56,16 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
   /** The stored copy as a visitor gets it: its own headers, the copy's age, no edge-only field. */
   function answer(copy) {
     const headers = new Headers(copy.headers)
+    headers.delete(TARGETED)
     headers.set('Age', String(Math.floor(copy.policy.age())))
     return new Response(copy.body, { status: copy.policy.status(), headers })
+  }
+
+  /** Whether the copy is within its stale-if-error window (RFC 5861, section 4). */
+  function mayServeOnError(copy) {
+    const cacheControl = copy.headers.get(TARGETED) ?? copy.headers.get('Cache-Control') ?? ''
+    const seconds = Number(/stale-if-error=(\d+)/i.exec(cacheControl)?.[1] ?? 0)
+    return copy.policy.maxAge() + seconds > copy.policy.age()
   }
 
   /** Keeps `response` when the edge may; resolves to what the visitor gets. */
@@ -67,9 +75,10 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     const policy = new EdgePolicy(policyRequest(request), policyResponse(response), {
       shared: true,
     })
+    const stored = new Headers(headers)
     headers.delete(TARGETED)
     if (policy.storable() && policy.timeToLive() > 0)
-      copies.set(key, { policy, body, headers, usedAt: now() })
+      copies.set(key, { policy, body, headers: stored, usedAt: now() })
     return new Response(body, { status: response.status, headers })
   }
 
@@ -123,11 +132,11 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
             )
           : await keep(key, request, await origin(request))
       } catch (error) {
-        if (copy && copy.policy._useStaleIfError())
+        if (copy && mayServeOnError(copy))
           return { response: answer(copy), outcome: 'stale-if-error' }
         throw error
       }
-      if (response.status >= 500 && copy && copy.policy._useStaleIfError()) {
+      if (response.status >= 500 && copy && mayServeOnError(copy)) {
         return { response: answer(copy), outcome: 'stale-if-error' }
       }
       return { response, outcome: copy ? 'revalidated' : 'miss' }
