@@ -62,7 +62,8 @@ export type PayloadCacheOptions = {
   hashesKey?: string
   /**
    * The payload hashes this request read (the page cache reads them beside the Cache API), or
-   * undefined when it read none. A key they do not list is loaded from the backend without a KV read.
+   * undefined when it read none. A key they do not list is loaded from the backend as soon as they
+   * arrive, without waiting for KV's answer.
    */
   knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
 }
