@@ -2,44 +2,46 @@
  * Step `cold` (`npm run bench:cold`): what the first visitor after a quiet night waits for, level by
  * level (issue 39), and what a visit costs. Two sections:
  *
- * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte
- *    (which KV reads, Cache API reads and backend calls ran one after another and which side by
- *    side; a call still under way when the worker returned its response is not in it) as a count of sequential round trips, which does not depend on the machine; the
- *    operations the invocation made in all (background work included); and the worker's CPU for the
- *    request beside a minimal worker's (Hono and React's renderToReadableStream of one paragraph,
+ * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte,
+ *    recorded by scripts/lib/io-chain.ts (the recorder the worker tests use): which KV reads,
+ *    Cache API reads and backend calls ran one after another and which side by side, each step
+ *    labelled local to the Cloudflare location (the Cache API, rate limiters, assets) or able to
+ *    leave it (KV, the backend, queues), and both counted; the operations the invocation made in
+ *    all (background work included); and the worker's CPU for the request beside a minimal
+ *    worker's (Hono and React's renderToReadableStream of one paragraph,
  *    scripts/bench/minimal-worker/) measured in the same run.
- * 2. "A visit at 300 a day and at 3 million a month": those round trips times the latencies
- *    Cloudflare documents (scripts/bench/cold/cloudflare-figures.mjs, which also says which figures
- *    are assumed), the share of visits meeting each level under Poisson arrivals with the site's
- *    real lifetimes, the resulting p50 and p95 time to first byte in Armenia, and the monthly bill at
- *    list prices from the counts measured here (scripts/bench/cold/visit-model.mjs).
+ * 2. "A visit at 300 a day and at 3 million a month", computed: visits simulated through an
+ *    RFC 9111 shared cache in front of a stand-in that answers with what the worker measured here
+ *    (scripts/bench/cold/edge-month.mjs), under each assumption of how long the location keeps an
+ *    idle page, with the month's purges and a deploy a week; those chains times the latencies of
+ *    scripts/bench/cold/cloudflare-figures.mjs (each documented or assumed); p50 and p95 time to
+ *    first byte, the worker's requests and the month's bill at list prices
+ *    (scripts/bench/cold/model-report.mjs).
  *
  * How each level is made, on the site's worker behind recording bindings
  * (scripts/bench/cold/worker.ts: src/index.ts unchanged, under `wrangler dev` with the site's
  * wrangler.toml) and a Node content backend (scripts/lib/fake-backend.mjs):
- * - (a) and (b) are Workers Cache answering in front of the worker, which `wrangler dev` does not
- *   have: the worker does not run before the first byte at (a), and at (b) the edge answers stale
- *   and the worker renders in the background (as at (c) or (e)). Their 0 round trips are Cloudflare's
- *   documented behaviour (https://developers.cloudflare.com/cache/concepts/cache-control/), not a
- *   measurement; the first section says so.
+ * - (a) and (b): an RFC 9111 shared cache (scripts/lib/edge-cache.mjs: Cloudflare-CDN-Cache-Control
+ *   over Cache-Control, stale-while-revalidate, stale-if-error, purge by Cache-Tag, a key per
+ *   version) in front of the running worker, on a clock of its own: a visit within the copy's
+ *   freshness (a), then one past it (b), which the edge answers while the worker revalidates.
  * - (f): a fresh state folder (no KV, no Cache API), a new wrangler dev: a new isolate.
  * - (c): the next request to the same isolate, more than a second later (past the isolate's own
  *   1-second memos of payload stamps and texts).
  * - (d): a new wrangler dev on the same state: a new isolate, the Cache API still holding the page.
- *   KV's copy at a location is not emulated locally, so every KV read here is counted as cold.
+ *   KV's copy at a location is not emulated locally, so every KV read here can leave it.
  * - (e): a new wrangler dev after the Cache API's folder is removed, KV kept.
- * Every recorded round trip answers BENCH_ROUND_TRIP_MS (200) after it started, so that calls that
- * ran side by side cannot look sequential because the machine answered one before the other began.
- * A new isolate is a new workerd process: module state, isolate memory and JIT all start empty; its
- * startup (module evaluation) runs before the measured request and is not in its CPU.
+ * The recorder holds every call before the response and releases them in waves, the location's
+ * own first, so the counts do not depend on the machine. A new isolate is a new workerd process:
+ * module state, isolate memory and JIT all start empty; its startup (module evaluation) runs
+ * before the measured request and is not in its CPU.
  *
  * Also measured, for the bill: a page view's two web-vitals beacons; one scheduled refresh with
  * nothing due and one with every payload due (the run's time set ahead, /cdn-cgi/local/scheduled);
  * one content change (an edit in the backend, then the signed publish hook naming it); the distinct
  * image renditions the pages link.
  *
- * Parameters (environment): BENCH_COLD_RUNS (3) rounds of the worker levels; BENCH_COLD_PAGE (/en);
- * BENCH_ROUND_TRIP_MS (200).
+ * Parameters (environment): BENCH_COLD_RUNS (3) rounds of the worker levels; BENCH_COLD_PAGE (/en).
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -48,15 +50,21 @@ import path from 'node:path'
 import { ROOT, startSite } from '../lib/local-site.mjs'
 import { signedJsonHeaders } from '../lib/publish-signing.mjs'
 import { startFakeBackend } from '../lib/fake-backend.mjs'
+import { createEdgeCache } from '../lib/edge-cache.mjs'
 import { openProfiler } from './cold/cpu-profile.mjs'
-import { chainBeforeFirstByte, chainText, LEVEL_NAMES, unitsByKind } from './cold/levels.mjs'
+import {
+  chainBeforeFirstByte,
+  chainText,
+  LEVEL_NAMES,
+  stepsLeaving,
+  unitsByKind,
+} from './cold/levels.mjs'
 import { writeVisitModel } from './cold/model-report.mjs'
 import { measureStartup } from './startup.mjs'
 import { BROWSER, everyPage, loadAverage, median } from './shared.mjs'
 
 const RUNS = Number(process.env.BENCH_COLD_RUNS) || 3
 const PAGE = process.env.BENCH_COLD_PAGE || '/en'
-const ROUND_TRIP_MS = process.env.BENCH_ROUND_TRIP_MS ?? '200'
 const STATE = path.join(ROOT, '.wrangler/bench-cold/state')
 const LOG = path.join(ROOT, '.wrangler/bench-cold/wrangler.log')
 const SETTLE_DEADLINE_MS = 60_000
@@ -79,16 +87,25 @@ export const step = {
     const secret = randomBytes(16).toString('hex')
     try {
       report.text(
-        `\nPage ${PAGE}; ${RUNS} runs of each worker level, each new isolate a new wrangler dev; every round trip answering ${ROUND_TRIP_MS} ms after its start; load average before: ${loadAverage()}`
+        `\nPage ${PAGE}; ${RUNS} runs of each worker level, each new isolate a new wrangler dev; load average before: ${loadAverage()}`
       )
       const floor = await measureMinimalWorker()
       const measured = await measureLevels(backend, secret)
       printLevels(report, measured, floor)
-      report.begin({ name: 'visit-model', title: 'A visit at 300 a day and at 3 million a month' })
+      report.begin({
+        name: 'visit-model',
+        title: 'A visit at 300 a day and at 3 million a month',
+        computed: true,
+      })
       // A new isolate's startup CPU (d–f), as the startup step measures it: workerd's CPU time where
       // the machine reports it, else wrangler's profile.
       const { site: startup } = await measureStartup({ runs: STARTUP_RUNS })
-      writeVisitModel(report, measured, contentTtlSeconds(), startup.threadCpuMs ?? startup.cpuMs)
+      await writeVisitModel(
+        report,
+        measured,
+        contentTtlSeconds(),
+        startup.threadCpuMs ?? startup.cpuMs
+      )
     } finally {
       await backend.close()
     }
@@ -136,7 +153,7 @@ async function measureMinimalWorker() {
  *   records: IoRecord[] }} Visit
  * @typedef {{ levels: Record<'c' | 'd' | 'e' | 'f', Visit[]>, beacons: { records: IoRecord[],
  *   cpuMs: number, invocations: number }, cron: { idle: Invocations, due: Invocations },
- *   change: Invocations, renditions: number, page: string }} Measured
+ *   change: Invocations, renditions: number, page: string, edge: object }} Measured
  * @typedef {{ records: IoRecord[], cpuMs: number, invocations: number }} Invocations
  */
 
@@ -151,7 +168,6 @@ async function measureLevels(backend, secret) {
       vars: {
         API_HOST: backend.origin,
         PUBLISH_SECRET: secret,
-        BENCH_ROUND_TRIP_MS: ROUND_TRIP_MS,
         BENCH_ORIGIN: SITE_ORIGIN,
       },
       persistTo: STATE,
@@ -160,6 +176,7 @@ async function measureLevels(backend, secret) {
       readyPath: '/__bench/cold/count',
     })
   let extras
+  let edge
   for (let run = 0; run < RUNS; run++) {
     const last = run === RUNS - 1
     console.log(`cold: run ${run + 1} of ${RUNS}`)
@@ -180,10 +197,68 @@ async function measureLevels(backend, secret) {
     rmSync(path.join(STATE, 'v3/cache'), { recursive: true, force: true })
     await withSite(start, async (site, profiler) => {
       levels.e.push(await visit(site, profiler, `e-${run}`))
-      if (last) extras = await measureVisitExtras(site, profiler, backend, secret)
+      if (last) {
+        edge = await measureEdge(site)
+        extras = await measureVisitExtras(site, profiler, backend, secret)
+      }
     })
   }
-  return { levels, ...extras, page: PAGE }
+  return { levels, edge, ...extras, page: PAGE }
+}
+
+/**
+ * Levels (a) and (b), measured: an RFC 9111 shared cache in front of the running worker, on a
+ * clock of its own. A first visit fills it from the worker (whose page cache holds the page); a
+ * visit within the copy's freshness is (a), one past it (b), answered by the edge while it asks
+ * the worker in the background. Each visit's worker invocations, KV reads and chain are what the
+ * recorder saw while it ran.
+ */
+async function measureEdge(site) {
+  let clock = Date.now()
+  /** @type {{ id: string, status: number }[]} */
+  let asked = []
+  const edge = createEdgeCache({
+    now: () => clock,
+    version: () => 'bench-cold',
+    origin: async (request) => {
+      const id = `edge-${asked.length}-${clock}`
+      const url = new URL(request.url)
+      const headers = Object.fromEntries(request.headers)
+      const response = await fetch(`${site.origin}${url.pathname}`, {
+        headers: { ...headers, 'X-Bench-Trace': id },
+      })
+      asked.push({ id, status: response.status })
+      return new Response(await response.arrayBuffer(), response)
+    },
+  })
+  const request = () => new Request(`${SITE_ORIGIN}${PAGE}`, { headers: BROWSER })
+  const through = async (name) => {
+    asked = []
+    const { response, outcome, background } = await edge.fetch(request())
+    await response.arrayBuffer()
+    await background
+    for (const { id } of asked) await untilSettled(site, id)
+    const traces = await Promise.all(
+      asked.map(async ({ id }) => (await fetch(`${site.origin}/__bench/cold/trace/${id}`)).json())
+    )
+    const copy = edge.policyFor(request())
+    return {
+      name,
+      outcome,
+      invocations: traces.length,
+      records: traces.flatMap((trace) => trace.records),
+      chains: traces.map((trace) => chainBeforeFirstByte(trace.records)),
+      statuses: asked.map(({ status }) => status),
+      arrivedAgeS: copy ? Math.round(copy.age()) : undefined,
+      freshS: copy ? Math.round(copy.maxAge() - copy.age()) : undefined,
+    }
+  }
+  const filled = await through('fill')
+  clock += 30_000
+  const a = await through('a')
+  clock += 60_000
+  const b = await through('b')
+  return { filled, a, b }
 }
 
 /**
@@ -363,40 +438,41 @@ export function contentTtlSeconds() {
 
 /** The first section: each level's chain, operations and CPU beside the floor. */
 function printLevels(report, measured, floor) {
-  const rows = [
-    {
-      level: LEVEL_NAMES.a,
-      'round trips before 1st byte': 0,
-      'chain before the first byte': 'none: Workers Cache answers, the worker does not run',
-      'KV reads (all)': 0,
-      'KV writes': 0,
-      'backend calls': 0,
-      'CPU ms': 0,
-      'minimal worker CPU ms': '',
-    },
-    {
-      level: LEVEL_NAMES.b,
-      'round trips before 1st byte': 0,
-      'chain before the first byte':
-        'none: Workers Cache answers stale; the worker renders in the background as at (c) or (e)',
-      'KV reads (all)': '',
-      'KV writes': '',
-      'backend calls': '',
+  const { edge } = measured
+  const edgeRow = (level, visit, what) => {
+    const units = unitsByKind(visit.records)
+    const background = visit.chains.map(chainText).join('; ')
+    return {
+      level: LEVEL_NAMES[level],
+      'steps that can leave the location': 0,
+      'local steps': 0,
+      'chain before the first byte': `none: the edge answers (${visit.outcome})${background ? `; ${what}: ${background}` : ''}`,
+      'worker invocations': visit.invocations,
+      'KV reads (all)': units['kv-read'] ?? 0,
+      'KV writes': units['kv-write'] ?? 0,
+      'backend calls': units.backend ?? 0,
       'CPU ms': '',
       'minimal worker CPU ms': '',
-    },
+    }
+  }
+  const rows = [
+    edgeRow('a', edge.a, 'the worker'),
+    edgeRow('b', edge.b, `the worker, in the background, answering ${edge.b.statuses.join(', ')}`),
   ]
   for (const level of /** @type {const} */ (['c', 'd', 'e', 'f'])) {
     const visits = measured.levels[level]
     const typical = visits.at(-1)
     const units = unitsByKind(typical.records)
-    const depths = [...new Set(visits.map((one) => one.chain.length))]
+    const leaving = [...new Set(visits.map((one) => stepsLeaving(one.chain)))]
+    const local = [...new Set(visits.map((one) => one.chain.length - stepsLeaving(one.chain)))]
     const minimal = level === 'c' ? floor.warmCpuMs : floor.firstCpuMs
     const cpu = median(visits.map((one) => one.cpuMs))
     rows.push({
       level: LEVEL_NAMES[level],
-      'round trips before 1st byte': depths.join(' or '),
+      'steps that can leave the location': leaving.join(' or '),
+      'local steps': local.join(' or '),
       'chain before the first byte': chainText(typical.chain),
+      'worker invocations': 1,
       'KV reads (all)': units['kv-read'] ?? 0,
       'KV writes': units['kv-write'] ?? 0,
       'backend calls': units.backend ?? 0,
@@ -408,15 +484,13 @@ function printLevels(report, measured, floor) {
   for (const level of /** @type {const} */ (['c', 'd', 'e', 'f'])) {
     const chains = [...new Set(measured.levels[level].map((one) => chainText(one.chain)))]
     if (chains.length > 1)
-      report.text(
-        `${LEVEL_NAMES[level]}: the runs' chains differed (a real call slower than BENCH_ROUND_TRIP_MS, such as an image transform on a loaded machine, adds a step): ${chains.join('; ')}`
-      )
+      report.text(`${LEVEL_NAMES[level]}: the runs' chains differed: ${chains.join('; ')}`)
   }
   report.text(
-    '(a) and (b) are not measured: wrangler dev has no Workers Cache in front of the worker. Workers Cache answers a fresh copy, and a stale one within stale-while-revalidate while it revalidates, without running the worker first (https://developers.cloudflare.com/cache/concepts/cache-control/).'
+    `(a) and (b) through an RFC 9111 shared cache in front of the worker (scripts/lib/edge-cache.mjs): the first visit stored the worker's answer ${edge.filled.freshS} s fresh (its age on arrival: ${edge.filled.arrivedAgeS} s); (a) came 30 s later, (b) 90 s later, past the copy's freshness: the edge answered it and asked the worker behind it, with the copy's ETag.`
   )
   report.text(
-    `Round trips: the steps of the chain of KV, Cache API, backend and other binding calls started and answered before the worker returned its response (a call still under way then, such as a payload's store behind a full miss, was not awaited by it); calls in one step ran side by side. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`
+    `Steps: the chain of KV, Cache API, backend and other binding calls the worker waited for before it returned its response (scripts/lib/io-chain.ts holds each call and releases them in waves when the worker waits for nothing else, the location's own calls first): calls in one step ran side by side; · marks a step local to the location (the Cache API, rate limiters, assets), ↗ one that can leave it (KV, whose copy at the location may be cold, the backend, queues). A call still under way when the response was returned (a payload's store behind a full miss) was not awaited. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`
   )
   const line = (label, records) =>
     `${label}: ${

@@ -1,5 +1,5 @@
 /** Types of figures-file.mjs (see its header). */
-export type Section = { name: string; title: string; blocks: string[] }
+export type Section = { name: string; title: string; blocks: string[]; computed?: boolean }
 export type Run = {
   sections: Section[]
   complete: boolean

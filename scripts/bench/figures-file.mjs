@@ -38,7 +38,7 @@ export function figuresSection(markdown, file) {
 /**
  * `markdown` with its figures section replaced by the run's.
  * @param {string} markdown
- * @param {{ sections: { name: string, title: string, blocks: string[] }[], complete: boolean, date: string, machine: string, command: string }} run
+ * @param {{ sections: { name: string, title: string, blocks: string[], computed?: boolean }[], complete: boolean, date: string, machine: string, command: string }} run
  *   complete: every step ran; command: how to run them again, e.g. `npm run bench`
  * @param {string} [file]
  */
@@ -49,7 +49,7 @@ export function replaceFigures(markdown, run, file = 'the file') {
     figures = `\n${measuredBy(run)}\n\n${run.sections.map((section) => sectionText(section)).join('\n\n')}\n`
   } else {
     for (const section of run.sections) {
-      const text = sectionText(section, measuredBy(run))
+      const text = sectionText(section, run)
       const [open, close] = markers(section.name)
       const from = figures.indexOf(open)
       const to = figures.indexOf(close, from)
@@ -89,7 +89,14 @@ function measuredBy({ date, machine, command }) {
   return `Measured on ${date} with \`${command}\`, on ${machine}.`
 }
 
-function sectionText({ name, title, blocks }, dated) {
+/**
+ * A step's section; `run` given: dated (a run of some steps). A computed section always says what
+ * it is, so that no one reads its figures as measured.
+ */
+function sectionText({ name, title, blocks, computed }, run) {
   const [open, close] = markers(name)
-  return [open, `### ${title}`, ...(dated ? [dated] : []), ...blocks, close].join('\n\n')
+  const line = computed
+    ? `Computed${run ? ` on ${run.date} with \`${run.command}\`` : ''} from the figures measured above and the assumptions named below; not a measurement.`
+    : run && measuredBy(run)
+  return [open, `### ${title}`, ...(line ? [line] : []), ...blocks, close].join('\n\n')
 }

@@ -30,7 +30,7 @@
  * Parameters (environment): BENCH_SECONDS (5) and BENCH_ROUNDS (3) of the serving step;
  * BENCH_LIGHTHOUSE_RUNS (3) and BENCH_LIGHTHOUSE_PATH (the pages, comma-separated); the
  * navigations' BENCH_NAVIGATION_RUNS (3); SIMULATE_HOURS (3) of the freshness step;
- * BENCH_COLD_RUNS (3), BENCH_COLD_PAGE (/en) and BENCH_ROUND_TRIP_MS (200) of the cold step; the
+ * BENCH_COLD_RUNS (3) and BENCH_COLD_PAGE (/en) of the cold step; the
  * startup step's BENCH_STARTUP_RUNS (5);
  * BENCH_TIMEOUT_MINUTES (45) bounds the whole run. Everything stays on 127.0.0.1.
  */

@@ -4,7 +4,11 @@
  * (figures-file.mjs). Progress and diagnostics that are not figures go to console.log alone.
  */
 
-/** @typedef {{ name: string, title: string, blocks: string[] }} Section */
+/**
+ * computed: the section is arithmetic on other sections' figures and on assumptions, not a
+ * measurement; its date line says so.
+ * @typedef {{ name: string, title: string, blocks: string[], computed?: boolean }} Section
+ */
 
 export function createReport() {
   /** @type {Section[]} */
@@ -12,9 +16,9 @@ export function createReport() {
   /** @type {Section | undefined} */
   let current
   return {
-    /** Starts the section of a step. @param {{ name: string, title: string }} step */
+    /** Starts the section of a step. @param {{ name: string, title: string, computed?: boolean }} step */
     begin(step) {
-      current = { name: step.name, title: step.title, blocks: [] }
+      current = { name: step.name, title: step.title, blocks: [], computed: step.computed }
       sections.push(current)
     },
     /** A line of figures (several lines are several paragraphs). @param {string} text */

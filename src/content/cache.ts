@@ -62,7 +62,8 @@ export type PayloadCacheOptions = {
   hashesKey?: string
   /**
    * The payload hashes this request read (the page cache reads them beside the Cache API), or
-   * undefined when it read none. A key they do not list is loaded from the backend without a KV read.
+   * undefined when it read none. A key they do not list is loaded from the backend as soon as they
+   * arrive, without waiting for KV's answer.
    */
   knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
 }
@@ -139,16 +140,25 @@ export function createPayloadCache(options: PayloadCacheOptions) {
     return { payload, stamp: { hash, storedAt: now() } }
   }
 
-  /** Whether KV may hold `key`: unknown without the hashes the request read, else whether they list it. */
-  async function mayBeStored(key: string): Promise<boolean> {
-    const hashes = await options.knownHashes?.()
-    return hashes === undefined || (hashes !== null && hashes.has(key))
+  /**
+   * Resolves to null once the hashes the request read say KV has no entry for `key`; never
+   * otherwise (unknown hashes, or hashes that list it).
+   */
+  function unlisted(key: string): Promise<null> {
+    const hashes = options.knownHashes?.()
+    if (!hashes) return new Promise(() => {})
+    return hashes.then(
+      (known) => (known === undefined || known?.has(key) ? new Promise<null>(() => {}) : null),
+      () => new Promise<null>(() => {})
+    )
   }
 
   return {
     /**
-     * The payload for `key`: from KV, or loaded now when KV has none (or the payload hashes say it
-     * has none: then KV is read only if the backend fails). An entry aged past the TTL is served as
+     * The payload for `key`: from KV, or loaded now when KV has none. KV is read at once, beside
+     * the payload hashes (one trip that can leave the location, docs/decisions/0041); when the
+     * hashes say first that KV has none, the backend is asked without waiting for KV, whose copy
+     * is used only if the backend fails. An entry aged past the TTL is served as
      * it is, and refreshed in the background only where `refreshesOnRequest` allows. `validate`
      * re-checks a stored payload written by another schema version (an older release); one that
      * fails it counts as a miss. An entry of the current version is not checked again.
@@ -158,8 +168,8 @@ export function createPayloadCache(options: PayloadCacheOptions) {
       load: () => Promise<T>,
       validate: (stored: unknown) => T
     ): Promise<T> {
-      const listed = await mayBeStored(key)
-      let entry = listed ? await store.read<T>(key, validate) : null
+      const stored = store.read<T>(key, validate)
+      let entry = await Promise.race([stored, unlisted(key)])
       if (!entry) {
         try {
           const loaded = await fill(key, load)
@@ -168,7 +178,7 @@ export function createPayloadCache(options: PayloadCacheOptions) {
         } catch (error) {
           options.onError?.(key, error)
           // The hashes may lag behind KV (docs/decisions/0027): its copy is better than an error.
-          entry = listed ? null : await store.read<T>(key, validate)
+          entry = await stored
           if (!entry) throw error
         }
       }

@@ -2,7 +2,8 @@
  * The payload hashes: one KV key holding the hash of every payload entry of a backend, so that a
  * stored page is checked against all its payloads with one KV read, side by side with the Cache
  * API's (src/middleware/page-cache/), and a page whose payloads are not in KV at all goes to the
- * backend without reading KV first. Why: docs/decisions/0027-edge-copies-outlive-a-quiet-night.md.
+ * backend as soon as they say so. Why: docs/decisions/0027-edge-copies-outlive-a-quiet-night.md,
+ * 0041-edge-copies-arrive-fresh-one-trip-leaves.md.
  *
  * - Written by whoever writes a payload entry (./payload-store.ts), after the entry: the scheduled
  *   refresh, the publish hook, and a request that fills a key KV does not have. A writer reads the

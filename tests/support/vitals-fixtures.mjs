@@ -11,7 +11,7 @@
  * none, and one from a page without page views.
  */
 import { THRESHOLDS } from '../../scripts/lib/vitals/report.mjs'
-import { seededRandom } from './seeded-random.mjs'
+import { seededRandom } from '../../scripts/lib/seeded-random.mjs'
 
 export const VERSIONS = {
   previous: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',

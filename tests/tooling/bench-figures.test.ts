@@ -131,6 +131,20 @@ describe('the bench writing its figures into a page (--write)', () => {
     )
   })
 
+  it('a computed section says it is computed, not measured, in a run of every step and in a run of its own', () => {
+    const model = { name: 'visit-model', title: 'A visit', blocks: ['p50 11 ms'], computed: true }
+    const whole = replaceFigures(PAGE, run({ sections: [model] }))
+    expect(whole).toContain(
+      '### A visit\n\nComputed from the figures measured above and the assumptions named below; not a measurement.'
+    )
+    const alone = replaceFigures(
+      PAGE,
+      run({ complete: false, command: 'npm run bench:cold', sections: [model] })
+    )
+    expect(alone).toContain('### A visit\n\nComputed on 2026-11-26 with `npm run bench:cold`')
+    expect(alone).not.toMatch(/### A visit\n\nMeasured/)
+  })
+
   it('a page with two figures sections is refused and left as it was', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-figures-')), 'performance.md')
     writeFileSync(file, PAGE + PAGE)

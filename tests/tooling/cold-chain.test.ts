@@ -1,23 +1,18 @@
 /// <reference types="node" />
 /**
- * How the cold bench (scripts/bench/cold.mjs) finds the chain of awaited I/O before a response's
- * first byte: its recorders (scripts/bench/cold/io-recorder.ts) give calls made side by side one
- * depth and a call that waited for another's answer the next, whatever order the answers come in;
- * the chain lists each depth's calls, before the response only; bulk reads bill per key.
+ * The one recorder of I/O chains (scripts/lib/io-chain.ts), as the cold bench reads it
+ * (scripts/bench/cold/levels.mjs): calls made side by side share a step and a call that waited for
+ * another's answer comes in the next, whatever order the answers come in; the location's own calls
+ * are let through before those that can leave it; only calls before the response are in the chain;
+ * bulk reads bill per key.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  newTrace,
-  recordedKv,
-  responded,
-  setRoundTripMs,
-  withTrace,
-} from '../../scripts/bench/cold/io-recorder'
+import { ioChain, recordedCache, recordedKv, stepsLeaving } from '../../scripts/lib/io-chain'
 import {
   chainBeforeFirstByte,
   chainText,
+  stepsLeaving as chainStepsLeaving,
   unitsByKind,
-  type IoRecord,
 } from '../../scripts/bench/cold/levels.mjs'
 
 /** A KV namespace whose every read answers after `delays[key]` ms. */
@@ -33,45 +28,66 @@ function slowKv(delays: Record<string, number>): KVNamespace {
   } as unknown as KVNamespace
 }
 
+/** A cache that holds nothing. */
+const emptyCache = {
+  match: async () => undefined,
+  put: async () => undefined,
+  delete: async () => false,
+} as unknown as Cache
+
 describe('the recorded chain of a request', () => {
-  it('puts calls started side by side at one depth, and a call that awaited an answer one deeper', async () => {
-    setRoundTripMs(0)
+  it('puts calls started side by side in one step, and a call that awaited an answer in the next', async () => {
+    const chain = ioChain()
     // The first call answers last: the order of answers must not make the two look sequential.
-    const kv = recordedKv(slowKv({ navbar: 30, contact: 5, home: 1 }), 'CONTENT_CACHE')
-    const trace = newTrace('side-by-side', 'GET /')
-    await withTrace(trace, async () => {
+    const kv = recordedKv(slowKv({ navbar: 30, contact: 5, home: 1 }), 'CONTENT_CACHE', () => chain)
+    const { steps } = await chain.measure(async () => {
       await Promise.all([kv.get('navbar'), kv.get('contact')])
       await kv.get(['placeholder:a', 'placeholder:b', 'placeholder:c'])
-      responded(trace)
-      await kv.put('home', 'after the response')
+      void kv.put('home', 'after the response')
+      return new Response('page')
     })
-    expect(trace.records.map(({ target, depth }) => [target, depth])).toEqual([
-      ['CONTENT_CACHE:navbar', 1],
-      ['CONTENT_CACHE:contact', 1],
-      ['CONTENT_CACHE:[3 keys]', 2],
-      ['CONTENT_CACHE:home', 3],
+    expect(steps.map((step) => step.calls)).toEqual([
+      ['kv-read CONTENT_CACHE:navbar', 'kv-read CONTENT_CACHE:contact'],
+      ['kv-read CONTENT_CACHE:[3 keys]'],
     ])
-    const chain = chainBeforeFirstByte(trace.records as IoRecord[])
-    expect(chain).toEqual([['kv-read', 'kv-read'], ['kv-read']])
-    expect(chainText(chain)).toBe('2 kv-read → kv-read')
-    expect(unitsByKind(trace.records as IoRecord[])).toEqual({ 'kv-read': 5, 'kv-write': 1 })
+    const chainKinds = chainBeforeFirstByte(chain.calls)
+    expect(chainKinds).toEqual([['kv-read', 'kv-read'], ['kv-read']])
+    expect(chainText(chainKinds)).toBe('↗ 2 kv-read → ↗ kv-read')
+    expect(unitsByKind(chain.calls)).toEqual({ 'kv-read': 5, 'kv-write': 1 })
+    // Started during the render, not awaited by the response: not in the chain.
+    expect(chain.calls.at(-1)).toMatchObject({ kind: 'kv-write', wave: 0 })
   })
 
-  it('records nothing outside a traced invocation', async () => {
-    setRoundTripMs(0)
-    const kv = recordedKv(slowKv({}), 'CONTENT_CACHE')
-    const trace = newTrace('elsewhere', 'GET /')
-    await kv.get('navbar')
-    expect(trace.records).toEqual([])
+  it("lets the location's own calls through first: a Cache API read started beside a KV read is a local step, the KV read the one that can leave", async () => {
+    const chain = ioChain()
+    const kv = recordedKv(slowKv({}), 'CONTENT_CACHE', () => chain)
+    const cache = recordedCache(emptyCache, () => chain)
+    const { steps } = await chain.measure(async () => {
+      const hashes = kv.get('payload-hashes')
+      // A miss in the location's cache starts the payload reads at once, beside the hashes.
+      if (!(await cache.match('http://localhost/en'))) await Promise.all([hashes, kv.get('navbar')])
+      return new Response('page')
+    })
+    expect(steps).toEqual([
+      { leaves: false, calls: ['cache-read http://localhost/en'] },
+      {
+        leaves: true,
+        calls: ['kv-read CONTENT_CACHE:payload-hashes', 'kv-read CONTENT_CACHE:navbar'],
+      },
+    ])
+    expect(stepsLeaving(steps)).toBe(1)
+    const kinds = chainBeforeFirstByte(chain.calls)
+    expect(chainStepsLeaving(kinds)).toBe(1)
+    expect(chainText(kinds)).toBe('· cache-read → ↗ 2 kv-read')
   })
 
-  it('counts no data point or call after the response in the chain', () => {
-    const records: IoRecord[] = [
-      { kind: 'cache-read', target: 'page', units: 1, depth: 1, beforeResponse: true },
-      { kind: 'analytics', target: 'VITALS', units: 1, depth: 0, beforeResponse: true },
-      { kind: 'cache-write', target: 'page', units: 1, depth: 2, beforeResponse: false },
-    ]
-    expect(chainBeforeFirstByte(records)).toEqual([['cache-read']])
+  it('records nothing outside a recorded invocation, and holds nothing when told not to', async () => {
+    const kv = recordedKv(slowKv({}), 'CONTENT_CACHE', () => undefined)
+    await expect(kv.get('navbar')).resolves.toBe('value of navbar')
+    const open = ioChain({ held: false })
+    const scheduled = recordedKv(slowKv({}), 'CONTENT_CACHE', () => open)
+    await scheduled.get('refresh:heartbeat')
+    expect(open.calls).toMatchObject([{ kind: 'kv-read', wave: 0 }])
     expect(chainText([])).toBe('—')
   })
 })

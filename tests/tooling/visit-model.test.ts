@@ -16,7 +16,7 @@ import {
   timeToFirstByte,
 } from '../../scripts/bench/cold/visit-model.mjs'
 import type { SiteLifetimes } from '../../scripts/bench/cold/visit-model.mjs'
-import { seededRandom } from '../support/seeded-random.mjs'
+import { seededRandom } from '../../scripts/lib/seeded-random.mjs'
 
 /**
  * Visits one by one, as the platform meets them: the edge copy of a page is stored or renewed by

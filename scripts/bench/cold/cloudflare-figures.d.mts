@@ -10,10 +10,11 @@ export declare const PRICES: {
   analyticsDataPoints: Price
   queueOperations: Price & { operationsPerMessage: number }
 }
-type Latency = { ms: number; documented: boolean; note: string; source: string }
+type Basis = 'measured' | 'documented' | 'assumed'
+type Latency = { ms: number; basis: Basis; note: string; source: string }
 export declare const LATENCIES: Record<
   'visitor' | 'edgeCache' | 'cacheApi' | 'kvHot' | 'kvCold' | 'kvWrite' | 'backend' | 'other',
   Latency
 >
 export declare const KV_DEFAULT_CACHE_TTL_S: { seconds: number; source: string }
-export declare const ISOLATE_IDLE_S: { seconds: number; documented: boolean; source: string }
+export declare const ISOLATE_IDLE_S: { seconds: number; basis: Basis; source: string }

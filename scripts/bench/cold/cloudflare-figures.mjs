@@ -1,8 +1,9 @@
 /**
  * Cloudflare's list prices and the latencies the visit model (./visit-model.mjs) multiplies the
  * measured round trips by, each with where it comes from: one place to update when Cloudflare
- * changes a price or publishes a figure. `documented: false` marks a figure Cloudflare does not
- * publish; the model uses the assumed value given and says so beside every result that rests on it.
+ * changes a price or publishes a figure. Each latency's `basis` says whether it is documented
+ * (with its source) or assumed (Cloudflare publishes no figure); the model prints it beside the
+ * figure, and the worker's CPU beside them is measured by the bench.
  */
 
 /** Prices of the Workers Paid plan, in US dollars. */
@@ -59,49 +60,49 @@ export const PRICES = {
 export const LATENCIES = {
   visitor: {
     ms: 10,
-    documented: false,
+    basis: 'assumed',
     note: 'a visitor in Armenia to the Cloudflare location in Yerevan, one round trip once connected (assumed)',
     source: 'https://www.cloudflare.com/network/',
   },
   edgeCache: {
     ms: 1,
-    documented: false,
+    basis: 'assumed',
     note: 'Workers Cache answering at the location, the worker not run (assumed)',
     source: 'https://developers.cloudflare.com/workers/cache/',
   },
   cacheApi: {
     ms: 2,
-    documented: false,
+    basis: 'assumed',
     note: "the Cache API (caches.default), the location's own cache (assumed)",
     source: 'https://developers.cloudflare.com/workers/runtime-apis/cache/',
   },
   kvHot: {
     ms: 1,
-    documented: true,
+    basis: 'documented',
     note: "a KV read served from the location's cache: Cloudflare reports the hottest keys answered in under a millisecond",
     source: 'https://blog.cloudflare.com/faster-workers-kv/',
   },
   kvCold: {
     ms: 150,
-    documented: false,
+    basis: 'assumed',
     note: "a KV read that misses the location's cache: regional tier, central tier, central store; Cloudflare gives the path, not its time (assumed: one trip to a central store outside the region)",
     source: 'https://developers.cloudflare.com/kv/concepts/how-kv-works/',
   },
   kvWrite: {
     ms: 150,
-    documented: false,
+    basis: 'assumed',
     note: 'a KV write goes to the central store (assumed as a cold read)',
     source: 'https://developers.cloudflare.com/kv/concepts/how-kv-works/',
   },
   backend: {
     ms: 150,
-    documented: false,
+    basis: 'assumed',
     note: "a call to the CMS: its host's latency, not Cloudflare's (assumed)",
     source: 'docs/configuration.md (API_HOST)',
   },
   other: {
     ms: 5,
-    documented: false,
+    basis: 'assumed',
     note: 'any other binding (static assets, images, queues, rate limiters) (assumed)',
     source: 'https://developers.cloudflare.com/workers/runtime-apis/bindings/',
   },
@@ -119,6 +120,6 @@ export const KV_DEFAULT_CACHE_TTL_S = {
  */
 export const ISOLATE_IDLE_S = {
   seconds: 60,
-  documented: false,
+  basis: 'assumed',
   source: 'https://developers.cloudflare.com/workers/reference/how-workers-works/',
 }

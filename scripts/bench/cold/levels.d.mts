@@ -3,13 +3,14 @@ export type IoRecord = {
   kind: string
   target: string
   units: number
-  depth: number
+  wave: number
+  leaves: boolean
   beforeResponse: boolean
-  answeredBeforeResponse?: boolean
   cacheTtl?: number
   lifetime?: number
 }
 export declare const LEVEL_NAMES: Record<'a' | 'b' | 'c' | 'd' | 'e' | 'f', string>
 export declare function chainBeforeFirstByte(records: IoRecord[]): string[][]
+export declare function stepsLeaving(chain: string[][]): number
 export declare function chainText(chain: string[][]): string
 export declare function unitsByKind(records: IoRecord[]): Record<string, number>

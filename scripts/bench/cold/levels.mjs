@@ -4,6 +4,8 @@
  * byte, and the operations the invocation made in all.
  */
 
+import { leavesLocation } from '../../lib/io-locality.mjs'
+
 /** @typedef {import('./visit-model.mjs').Level} Level */
 
 /** @type {Record<Level, string>} */
@@ -16,49 +18,36 @@ export const LEVEL_NAMES = {
   f: '(f) full miss to the CMS',
 }
 
-/** Round trips that are I/O the visitor may wait for; data points wait for nothing. */
-const WAITS = new Set([
-  'kv-read',
-  'kv-write',
-  'kv-delete',
-  'kv-list',
-  'cache-read',
-  'cache-write',
-  'cache-delete',
-  'backend',
-  'fetch',
-  'images',
-  'queue',
-  'ratelimit',
-  'assets',
-])
-
 /**
- * @typedef {{ kind: string, target: string, units: number, depth: number, beforeResponse: boolean,
- *   answeredBeforeResponse?: boolean, cacheTtl?: number, lifetime?: number }} IoRecord
+ * @typedef {{ kind: string, target: string, units: number, wave: number, leaves: boolean,
+ *   beforeResponse: boolean, cacheTtl?: number, lifetime?: number }} IoRecord
  */
 
 /**
  * The kinds of the calls before the first byte, one list per step of the chain: calls in one list
- * ran side by side, each list waited for the one before. A call still under way when the worker
- * returned its response (`answeredBeforeResponse` false) was not awaited by it: background work
- * started during the render is not in the chain.
+ * ran side by side, each list waited for the one before (the recorder's waves,
+ * scripts/lib/io-chain.ts). A call that ran after the response (wave 0) was not awaited by it.
  * @param {IoRecord[]} records
  * @returns {string[][]}
  */
 export function chainBeforeFirstByte(records) {
-  const before = records.filter(
-    (record) =>
-      record.beforeResponse && record.answeredBeforeResponse !== false && WAITS.has(record.kind)
-  )
-  const depth = Math.max(0, ...before.map((record) => record.depth))
+  const depth = Math.max(0, ...records.map((record) => record.wave))
   return Array.from({ length: depth }, (_, index) =>
-    before.filter((record) => record.depth === index + 1).map((record) => record.kind)
+    records.filter((record) => record.wave === index + 1).map((record) => record.kind)
   )
 }
 
 /**
- * A chain as one line: "cache-read → 5 kv-read → 5 backend".
+ * Whether each step of a chain can leave the location: when any of its calls can.
+ * @param {string[][]} chain
+ */
+export function stepsLeaving(chain) {
+  return chain.filter((kinds) => kinds.some(leavesLocation)).length
+}
+
+/**
+ * A chain as one line, each step marked local to the location (·) or able to leave it (↗):
+ * "· cache-read → ↗ 5 kv-read ‖ backend".
  * @param {string[][]} chain
  */
 export function chainText(chain) {
@@ -67,7 +56,8 @@ export function chainText(chain) {
     .map((kinds) => {
       const counts = new Map()
       for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1)
-      return [...counts].map(([kind, count]) => (count > 1 ? `${count} ${kind}` : kind)).join(' ‖ ')
+      const calls = [...counts].map(([kind, count]) => (count > 1 ? `${count} ${kind}` : kind))
+      return `${kinds.some(leavesLocation) ? '↗' : '·'} ${calls.join(' ‖ ')}`
     })
     .join(' → ')
 }

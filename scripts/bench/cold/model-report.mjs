@@ -1,30 +1,43 @@
 /**
- * The cold bench's second section, "A visit at 300 a day and at 3 million a month": the visit model
- * (./visit-model.mjs) fed with what the bench measured (scripts/bench/cold.mjs) and the figures of
- * ./cloudflare-figures.mjs. The site's lifetimes are read from what it did in the run: the edge's
- * from the page's Cloudflare-CDN-Cache-Control, the Cache API copy's from what the page cache
- * stored, KV's cacheTtl from its reads; CONTENT_TTL from wrangler.toml.
+ * The cold bench's second section, "A visit at 300 a day and at 3 million a month", computed, not
+ * measured: visits simulated through an RFC 9111 shared cache (./edge-month.mjs) under each
+ * assumption of how long the location keeps an idle page, each worker invocation costing what the
+ * bench measured for its level (scripts/bench/cold.mjs), times the latencies and prices of
+ * ./cloudflare-figures.mjs (./visit-model.mjs does the arithmetic). The site's lifetimes are read
+ * from what it did in the run: the edge's from the page's Cloudflare-CDN-Cache-Control, the Cache
+ * API copy's from what the page cache stored, KV's cacheTtl from its reads; CONTENT_TTL from
+ * wrangler.toml. The section opens with its headline, which names the assumption it rests on most.
  */
 import { everyPage, median } from '../shared.mjs'
 import { ISOLATE_IDLE_S, KV_DEFAULT_CACHE_TTL_S, LATENCIES, PRICES } from './cloudflare-figures.mjs'
-import { LEVEL_NAMES, unitsByKind } from './levels.mjs'
-import {
-  DAYS_PER_MONTH,
-  LEVELS,
-  levelShares,
-  monthlyBill,
-  quantile,
-  timeToFirstByte,
-} from './visit-model.mjs'
+import { simulateVisits } from './edge-month.mjs'
+import { LEVEL_NAMES, stepsLeaving, unitsByKind } from './levels.mjs'
+import { DAYS_PER_MONTH, LEVELS, monthlyBill, quantile, timeToFirstByte } from './visit-model.mjs'
 
 /** Content changes a month the bill assumes: one a working day and a few more. */
 export const CHANGES_PER_MONTH = 30
 /** The scheduled refresh's interval (src/content/refresh.ts SCHEDULE_INTERVAL_MS). */
 const CRON_INTERVAL_S = 60
 
+/** Deploys a month the model assumes: one a week. */
+export const DEPLOYS_PER_MONTH = 4
+
+/**
+ * The two traffic levels, and how many days of each are simulated: the whole month at 300 a day;
+ * one day at 3 million a month (100,000 visits, with a purge and a deploy in it), scaled to the month.
+ */
 const TRAFFIC = [
-  { name: '300 visits a day', visitsPerDay: 300 },
-  { name: '3 million visits a month', visitsPerDay: 3_000_000 / DAYS_PER_MONTH },
+  { name: '300 visits a day', visitsPerDay: 300, days: DAYS_PER_MONTH },
+  { name: '3 million visits a month', visitsPerDay: 3_000_000 / DAYS_PER_MONTH, days: 1 },
+]
+
+/** How long the location keeps a page nobody asks for (Cloudflare publishes no figure). */
+export const IDLE_LIFETIMES = [
+  { name: '30 min', seconds: 30 * 60 },
+  { name: '2 h', seconds: 2 * 3600 },
+  { name: '8 h', seconds: 8 * 3600 },
+  { name: '1 day', seconds: 86_400 },
+  { name: 'never', seconds: Infinity },
 ]
 
 /**
@@ -128,132 +141,158 @@ export function monthlyUnits(measured, shares, visitsPerMonth, contentTtlS) {
  * @param {import('../cold.mjs').Measured} measured
  * @param {number} contentTtlS
  * @param {number} [startupCpuMs] a new isolate's startup CPU (module evaluation), when a step
- *   measured it (the startup step, scripts/bench/startup.mjs): added to the TTFB of (d), (e), (f)
+ *   measured it (the startup step, scripts/bench/startup.mjs): added to a new isolate's TTFB
  */
-export function writeVisitModel(report, measured, contentTtlS, startupCpuMs) {
+export async function writeVisitModel(report, measured, contentTtlS, startupCpuMs) {
   const site = siteLifetimes(measured, contentTtlS)
   const pages = everyPage().length
+  const cpu = (level) => median(measured.levels[level].map((one) => one.cpuMs))
+  const chainOf = (level) => measured.levels[level].at(-1).chain
+  const edgeMs = timeToFirstByte(
+    { chain: [], cpuMs: 0 },
+    { kvHot: true, latencies: LATENCIES, workerRuns: false }
+  )
+  /** What a visit waits for: the edge's answer, or the worker's measured chain and CPU. */
+  const ttfbOf = ({ level, kvHot, newIsolate }) =>
+    level === 'a' || level === 'b'
+      ? edgeMs
+      : timeToFirstByte(
+          { chain: chainOf(level), cpuMs: cpu(level) + (newIsolate ? (startupCpuMs ?? 0) : 0) },
+          { kvHot, latencies: LATENCIES, workerRuns: true }
+        )
+
+  const edgeHeaders = {
+    'Cache-Control': 'public, max-age=0, must-revalidate',
+    'Cloudflare-CDN-Cache-Control': site.header,
+  }
+  const rows = []
+  for (const traffic of TRAFFIC) {
+    for (const idle of IDLE_LIFETIMES) {
+      const simulated = await simulateVisits({
+        visitsPerDay: traffic.visitsPerDay,
+        pages,
+        days: traffic.days,
+        idleS: idle.seconds,
+        changes: Math.max(1, Math.round((CHANGES_PER_MONTH * traffic.days) / DAYS_PER_MONTH)),
+        deploys: Math.max(1, Math.round((DEPLOYS_PER_MONTH * traffic.days) / DAYS_PER_MONTH)),
+        isolateIdleS: ISOLATE_IDLE_S.seconds,
+        kvCacheTtlS: site.kvCacheTtlS,
+        edgeHeaders,
+      })
+      const weights = new Map()
+      for (const outcome of simulated.outcomes) {
+        const ms = ttfbOf(outcome)
+        weights.set(ms, (weights.get(ms) ?? 0) + 1)
+      }
+      const outcomes = [...weights].map(([value, weight]) => ({ value, weight }))
+      const share = (outcome) => (simulated.edge[outcome] ?? 0) / simulated.visits
+      /** Worker invocations for pages per visit, by level (background revalidations included). */
+      const shares = { a: 0, b: 0, ...simulated.runs }
+      for (const level of Object.keys(simulated.runs)) shares[level] /= simulated.visits
+      const visitsPerMonth = traffic.visitsPerDay * DAYS_PER_MONTH
+      const units = monthlyUnits(measured, shares, visitsPerMonth, site.contentTtlS)
+      const bill = monthlyBill(units, PRICES)
+      rows.push({
+        traffic,
+        idle,
+        fresh: share('fresh'),
+        stale: share('stale') + share('stale-if-error'),
+        miss: share('miss') + share('revalidated'),
+        p50: quantile(outcomes, 0.5),
+        p95: quantile(outcomes, 0.95),
+        pageRuns:
+          Object.values(simulated.runs).reduce((sum, runs) => sum + runs, 0) *
+          (DAYS_PER_MONTH / traffic.days),
+        units,
+        bill,
+      })
+    }
+  }
+
+  const at = (traffic, idle) =>
+    rows.find((row) => row.traffic === traffic && row.idle.name === idle)
+  const low = TRAFFIC[0]
+  const ends = [at(low, 'never'), at(low, '30 min')]
+  const busy = {
+    name: TRAFFIC[1].name,
+    kept: at(TRAFFIC[1], 'never'),
+    dropped: at(TRAFFIC[1], '30 min'),
+  }
   report.text(
-    `The site's lifetimes in this run: the edge keeps a page fresh ${site.freshS} s and serves it stale ${site.staleS} s more (the page's Cloudflare-CDN-Cache-Control: "${site.header}"); the Cache API keeps it ${site.cacheApiS} s; KV's copy at a location lives ${site.kvCacheTtlS} s after a read (cacheTtl); payloads are refreshed every CONTENT_TTL, ${site.contentTtlS} s. Visits spread evenly over ${pages} pages at one location (Yerevan); an idle isolate is assumed to live ${ISOLATE_IDLE_S.seconds} s (Cloudflare publishes no figure: ${ISOLATE_IDLE_S.source}).`
+    `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes; at ${busy.name}, ${Math.round(busy.kept.p50)} ms and ${Math.round(busy.kept.p95)} ms, and ${Math.round(busy.dropped.p50)} ms and ${Math.round(busy.dropped.p95)} ms. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
+  )
+  const percent = (value) =>
+    value === 0
+      ? '0'
+      : value < 0.0001
+        ? '<0.01 %'
+        : `${(value * 100).toFixed(value < 0.01 ? 2 : 1)} %`
+  report.table(
+    rows.map((row) => ({
+      traffic: row.traffic.name,
+      'an idle page kept (assumed)': row.idle.name,
+      'edge fresh': percent(row.fresh),
+      'edge stale, worker behind': percent(row.stale),
+      'edge miss, worker first': percent(row.miss),
+      'p50 TTFB ms': Math.round(row.p50),
+      'p95 TTFB ms': Math.round(row.p95),
+      'worker page requests a month': Math.round(row.pageRuns).toLocaleString('en'),
+      'worker requests a month': Math.round(row.units.workersRequests).toLocaleString('en'),
+      'KV reads a month': Math.round(row.units.kvReads).toLocaleString('en'),
+      'bill USD a month': (PRICES.workersPlan.monthly + row.bill.total).toFixed(2),
+    }))
+  )
+  report.text(
+    `How: visits arrive as a Poisson process, spread evenly over ${pages} pages at one location (Yerevan), ${TRAFFIC.map((traffic) => `${traffic.name} simulated over ${traffic.days === DAYS_PER_MONTH ? 'the whole month' : `${traffic.days} day, scaled to the month`}`).join(', ')}, through an RFC 9111 shared cache (scripts/lib/edge-cache.mjs, the one in front of the worker in the section above) that reads the page's Cloudflare-CDN-Cache-Control from this run ("${site.header}"). Each visit the edge could not answer, and each revalidation behind a stale answer, is a worker request at the level its state gives: (c) or (d) while the Cache API keeps its copy (dropped under the same idle assumption, and made stale by each purge), else (e) from KV; a new isolate after ${ISOLATE_IDLE_S.seconds} s without a visit (assumed: Cloudflare publishes no figure, ${ISOLATE_IDLE_S.source}) adds the startup CPU${startupCpuMs === undefined ? ' (not measured in this run)' : `, ${startupCpuMs.toFixed(1)} ms`}; KV's copy at the location is hot when a worker request read it within its cacheTtl (${site.kvCacheTtlS} s). The bill counts those requests at what each level's request did in this run, the page view's two vitals beacons, the scheduled refresh every minute and the content changes, as measured.`
   )
 
   report.table(
     Object.entries(LATENCIES).map(([name, figure]) => ({
       'round trip': name,
       ms: figure.ms,
-      'documented by Cloudflare': figure.documented ? 'yes' : 'no: assumed',
+      basis: figure.basis,
       what: figure.note,
       source: figure.source,
     }))
   )
-
-  const cpu = (level) => median(measured.levels[level].map((one) => one.cpuMs))
-  /** @type {Record<string, { hot: number, cold: number, trips: number }>} */
-  const ttfb = {}
-  for (const level of LEVELS) {
-    if (level === 'a' || level === 'b') {
-      const ms = timeToFirstByte(
-        { chain: [], cpuMs: 0 },
-        { kvHot: true, latencies: LATENCIES, workerRuns: false }
-      )
-      ttfb[level] = { hot: ms, cold: ms, trips: 0 }
-      continue
-    }
-    const chain = measured.levels[level].at(-1).chain
-    // A new isolate evaluates the worker's modules first: (d), (e) and (f) start that way.
-    const startup = level === 'c' ? 0 : (startupCpuMs ?? 0)
-    const run = (kvHot) =>
-      timeToFirstByte(
-        { chain, cpuMs: cpu(level) + startup },
-        { kvHot, latencies: LATENCIES, workerRuns: true }
-      )
-    ttfb[level] = { hot: run(true), cold: run(false), trips: chain.length }
-  }
-
-  const models = TRAFFIC.map((traffic) => {
-    const shares = levelShares({
-      visitsPerDay: traffic.visitsPerDay,
-      pages,
-      freshS: site.freshS,
-      staleS: site.staleS,
-      cacheApiS: site.cacheApiS,
-      isolateIdleS: ISOLATE_IDLE_S.seconds,
-      kvCacheTtlS: site.kvCacheTtlS,
-    })
-    const outcomes = LEVELS.flatMap((level) =>
-      level === 'a' || level === 'b'
-        ? [{ value: ttfb[level].hot, weight: shares[level] }]
-        : [
-            { value: ttfb[level].hot, weight: shares[level] * shares.kvHot },
-            { value: ttfb[level].cold, weight: shares[level] * (1 - shares.kvHot) },
-          ]
-    )
-    const units = monthlyUnits(
-      measured,
-      shares,
-      traffic.visitsPerDay * DAYS_PER_MONTH,
-      site.contentTtlS
-    )
-    return {
-      traffic,
-      shares,
-      p50: quantile(outcomes, 0.5),
-      p95: quantile(outcomes, 0.95),
-      bill: monthlyBill(units, PRICES),
-    }
-  })
-
-  const percent = (share) =>
-    share === 0 ? '0' : share < 0.0001 ? '<0.01 %' : `${(share * 100).toFixed(2)} %`
   report.table(
-    LEVELS.map((level) => ({
-      level: LEVEL_NAMES[level],
-      'round trips': ttfb[level].trips,
-      'TTFB ms, KV hot': Math.round(ttfb[level].hot),
-      'TTFB ms, KV cold': Math.round(ttfb[level].cold),
-      ...Object.fromEntries(
-        models.map((model) => [`share at ${model.traffic.name}`, percent(model.shares[level])])
-      ),
-    }))
+    LEVELS.map((level) => {
+      const worker = level !== 'a' && level !== 'b'
+      const chain = worker ? chainOf(level) : []
+      return {
+        level: LEVEL_NAMES[level],
+        'steps that can leave the location': stepsLeaving(chain),
+        'worker CPU ms (measured)': worker ? cpu(level).toFixed(1) : '',
+        'TTFB ms, KV hot, warm isolate': Math.round(
+          ttfbOf({ level, kvHot: true, newIsolate: false })
+        ),
+        'TTFB ms, KV cold, new isolate': Math.round(
+          ttfbOf({ level, kvHot: false, newIsolate: true })
+        ),
+      }
+    })
   )
   report.text(
-    `TTFB: the visitor's round trip, then the edge's answer, or the worker's request CPU measured above plus each step of its chain at the slowest call's latency. It leaves out the connection's set-up${startupCpuMs === undefined ? ", and, for a new isolate, its startup CPU (the startup step's figure, not measured here)" : `; a new isolate's startup CPU, ${startupCpuMs.toFixed(1)} ms, is in (d)–(f)`}. KV's copy is hot for ${models.map((model) => `${percent(model.shares.kvHot)} of renders at ${model.traffic.name}`).join(' and ')}. (f) has no steady-state share: KV keeps payloads 30 days and the scheduled refresh renews them, so only a new deployment's first visits miss to the CMS.`
+    `TTFB: the visitor's round trip, then the edge's answer, or the worker's request CPU (measured above) plus each step of its chain at the slowest call's latency (the table above: each documented, with its source, or assumed). It leaves out the connection's set-up. (f) has no share in the simulation: KV keeps payloads 30 days and the scheduled refresh renews them, so a deploy's first visits render from KV (e).`
   )
-  report.table(
-    models.map((model) => ({
-      traffic: model.traffic.name,
-      'p50 TTFB ms': Math.round(model.p50),
-      'p95 TTFB ms': Math.round(model.p95),
-    }))
-  )
-
+  const cost = at(TRAFFIC[1], 'never')
   const products = Object.keys(PRICES).filter((product) => product !== 'workersPlan')
   report.table(
-    products.map((product) => ({
-      product,
-      ...Object.fromEntries(
-        models.flatMap((model) => {
-          const row = model.bill.rows.find((entry) => entry.product === product)
-          return [
-            [`${model.traffic.name}: units`, row ? Math.round(row.units).toLocaleString('en') : ''],
-            [`${model.traffic.name}: USD`, row ? row.usd.toFixed(2) : ''],
-          ]
-        })
-      ),
-      'included a month': PRICES[product].included.toLocaleString('en'),
-      'price per million': PRICES[product].perMillion,
-      source: PRICES[product].source,
-    }))
+    products.map((product) => {
+      const row = cost.bill.rows.find((entry) => entry.product === product)
+      return {
+        product,
+        [`units at ${cost.traffic.name}, nothing evicted`]: row
+          ? Math.round(row.units).toLocaleString('en')
+          : '',
+        USD: row ? row.usd.toFixed(2) : '',
+        'included a month': PRICES[product].included.toLocaleString('en'),
+        'price per million': PRICES[product].perMillion,
+        source: PRICES[product].source,
+      }
+    })
   )
   report.text(
-    models
-      .map(
-        (model) =>
-          `${model.traffic.name}: USD ${(PRICES.workersPlan.monthly + model.bill.total).toFixed(2)} a month (the Workers Paid plan's USD ${PRICES.workersPlan.monthly} and USD ${model.bill.total.toFixed(2)} over what it includes)`
-      )
-      .join('; ')
-  )
-  report.text(
-    `Units: per visit, the level mix above times what each level's request did in this run (a stale copy's background render counted as (e)), plus the page view's two vitals beacons; ${((DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S).toLocaleString('en')} scheduled refreshes a month as measured (each payload due once per CONTENT_TTL); ${CHANGES_PER_MONTH} content changes a month as measured (assumed count). KV deletes and lists are counted with writes. Image transformations: every rendition the pages link, once a month (Cloudflare bills a unique transformation once a month however often it is served; a month with fewer visits may ask for fewer), plus those a content change made in this run. Queue operations: 3 per message (write, read, delete).`
+    `Units: per visit, the worker requests the simulation gave times what each level's request did in this run, plus the page view's two vitals beacons; ${((DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S).toLocaleString('en')} scheduled refreshes a month as measured (each payload due once per CONTENT_TTL); ${CHANGES_PER_MONTH} content changes a month as measured (assumed count). KV deletes and lists are counted with writes. Image transformations: every rendition the pages link, once a month, plus those a content change made in this run. Queue operations: 3 per message (write, read, delete). The bill column above adds the Workers Paid plan's USD ${PRICES.workersPlan.monthly}.`
   )
 }

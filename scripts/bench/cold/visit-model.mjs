@@ -1,23 +1,19 @@
 /**
- * The visit model of the cold bench (scripts/bench/cold.mjs): which cold level a visit meets, what it
- * waits before its first byte, and what a month costs. Pure arithmetic on what the bench measured
- * and on ./cloudflare-figures.mjs; tests/tooling/visit-model.test.ts checks it against a simulation.
+ * The arithmetic of the cold bench's visit model (./model-report.mjs): what a visit waits for
+ * before its first byte (`timeToFirstByte`), percentiles of a mixture (`quantile`), and a month's
+ * bill (`monthlyBill`). The share of visits at each level comes from visits simulated through an
+ * RFC 9111 cache (./edge-month.mjs); `levelShares` is its closed form for the case with no eviction,
+ * purge or deploy, against which tests/tooling/edge-cache.test.ts checks the simulation
+ * (tests/tooling/visit-model.test.ts checks the closed form against a Poisson simulation of its own).
  *
- * Visits arrive as a Poisson process of `visitsPerDay`, spread evenly over `pages` pages, all at one
- * Cloudflare location. Per page, the edge copy is a renewal process: a render stores it (age 0); it
- * is fresh for `freshS`, then served stale for `staleS` while one background render renews it; a
- * visit after both finds none, and its render stores a new one. Visits while fresh renew nothing. So
- * a cycle holds on average λp·freshS fresh visits and exactly one visit that renews: stale with
- * probability 1 − e^(−λp·staleS), else it finds no copy. Without an edge copy, the Cache API copy
- * (stored by a render, kept `cacheApiS`) may still be there: never when it lives no longer than the
- * edge's (the site's pages: both live freshS + staleS), so (c) and (d) then need an eviction the
- * model does not know of; when it lives longer, the model takes it as renewed with the edge copy,
- * which overstates (c) and (d). The isolate is warm when another visit came within `isolateIdleS`
- * (every visit reaches the worker: its beacons); KV's copy at the location is hot when a render
- * there read it within the read's cacheTtl (kvHotShare). KV always holds the payloads
- * (the scheduled refresh keeps them; they stay 30 days), so a full miss to the CMS (f) happens only
- * on a new deployment's first visits: its steady-state share is 0. Purges and evictions before the
- * end of a lifetime are not modelled (Cloudflare documents no eviction figure).
+ * The closed form: visits arrive as a Poisson process of `visitsPerDay`, spread evenly over `pages`
+ * pages, all at one Cloudflare location. Per page, the edge copy is a renewal process: a render
+ * stores it (age 0); it is fresh for `freshS`, then served stale for `staleS` while one background
+ * render renews it; a visit after both finds none, and its render stores a new one. Visits while
+ * fresh renew nothing. So a cycle holds on average λp·freshS fresh visits and exactly one visit that
+ * renews: stale with probability 1 − e^(−λp·staleS), else it finds no copy. The isolate is warm when
+ * another visit came within `isolateIdleS`; KV's copy at the location is hot when a render there
+ * read it within the read's cacheTtl (kvHotShare).
  */
 
 export const LEVELS = /** @type {const} */ (['a', 'b', 'c', 'd', 'e', 'f'])

@@ -1,6 +1,8 @@
 /**
  * The cold bench's worker entry (scripts/bench/cold.mjs): the site's own worker (src/index.ts),
- * unchanged, behind bindings that record every I/O operation (./io-recorder.ts). Run only by the
+ * unchanged, behind bindings that record every I/O operation (scripts/lib/io-chain.ts, the recorder
+ * the worker tests use too): each request's calls are held and released in waves, the location's
+ * own first, until its response is there. Run only by the
  * bench, with the site's wrangler.toml (`wrangler dev scripts/bench/cold/worker.ts -c wrangler.toml
  * ...`); never deployed.
  *
@@ -10,64 +12,112 @@
  * - GET /__bench/cold/since/<n>: every invocation recorded after the n-th (a content change's
  *   publish hook and the queue consumers it set off), /__bench/cold/settled-since/<n>: how many and
  *   whether all have settled, and GET /__bench/cold/count: how many there are in all.
- * Every recorded round trip answers BENCH_ROUND_TRIP_MS (default 200) after it started. The
- * version id is the same on every start, and every request names BENCH_ORIGIN, as a new isolate
+ * The version id is the same on every start, and every request names BENCH_ORIGIN, as a new isolate
  * of one deployment on one host sees them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import site from '../../../src/index'
 import type { Bindings } from '../../../src/env'
 import {
-  holdOpen,
-  newTrace,
-  recordCacheApi,
+  ioChain,
+  recordCaches,
   recordedDataset,
   recordedFetcher,
   recordedImages,
   recordedKv,
   recordedQueue,
   recordedRateLimit,
-  recordGlobalFetch,
-  responded,
-  setRoundTripMs,
-  traceById,
-  traceCount,
-  tracesSince,
-  withTrace,
-  type Trace,
-} from './io-recorder'
+  recordFetch,
+  type IoCall,
+  type IoChain,
+  type IoStep,
+} from '../../lib/io-chain'
 
-type BenchBindings = Bindings & { BENCH_ROUND_TRIP_MS?: string; BENCH_ORIGIN?: string }
+type BenchBindings = Bindings & { BENCH_ORIGIN?: string }
+
+/** One invocation as the bench reads it: its calls, the chain before its response, its background work. */
+type Trace = {
+  id: string
+  label: string
+  records: IoCall[]
+  steps: IoStep[]
+  responded: boolean
+  pending: number
+  settled: boolean
+}
+
+const storage = new AsyncLocalStorage<IoChain>()
+const chainOf = () => storage.getStore()
+const finished: Trace[] = []
+const MAX_TRACES = 200
 
 let currentApiHost = ''
-recordCacheApi()
-recordGlobalFetch(() => currentApiHost)
+recordCaches(chainOf)
+recordFetch(chainOf, () => currentApiHost || 'no backend origin')
 
 const PREFIX = '/__bench/cold/'
 let invocations = 0
 
+function newTrace(id: string, label: string, chain: IoChain): Trace {
+  const trace: Trace = {
+    id,
+    label,
+    records: chain.calls,
+    steps: chain.steps,
+    responded: false,
+    pending: 0,
+    settled: false,
+  }
+  finished.push(trace)
+  if (finished.length > MAX_TRACES) finished.shift()
+  return trace
+}
+
+const traceById = (id: string) => finished.find((trace) => trace.id === id)
+const tracesSince = (index: number) => finished.slice(index)
+
 function recordedEnv(env: BenchBindings): Bindings {
   currentApiHost = env.API_HOST ? env.API_HOST.replace(/\/+$/, '') : ''
-  const roundTrip = Number(env.BENCH_ROUND_TRIP_MS)
-  setRoundTripMs(Number.isFinite(roundTrip) && roundTrip >= 0 ? roundTrip : 200)
   return {
     ...env,
     // One version across the bench's restarts: `wrangler dev` gives each start a version id of
     // its own, and the page cache's key names the version (a deploy starts with an empty cache),
     // where a new isolate of the same deployment keeps it.
     CF_VERSION_METADATA: { ...env.CF_VERSION_METADATA, id: 'bench-cold' },
-    CONTENT_CACHE: recordedKv(env.CONTENT_CACHE, 'CONTENT_CACHE'),
-    CONTACT_OUTBOX: recordedKv(env.CONTACT_OUTBOX, 'CONTACT_OUTBOX'),
-    CONTENT: recordedFetcher(env.CONTENT, 'backend'),
-    ASSETS: recordedFetcher(env.ASSETS, 'assets'),
-    IMAGES: recordedImages(env.IMAGES),
-    REPURGE_QUEUE: recordedQueue(env.REPURGE_QUEUE, 'REPURGE_QUEUE'),
-    CONTACT_QUEUE: recordedQueue(env.CONTACT_QUEUE, 'CONTACT_QUEUE'),
-    VITALS: env.VITALS ? recordedDataset(env.VITALS, 'VITALS') : env.VITALS,
-    CONTACT_RATE_LIMITER: recordedRateLimit(env.CONTACT_RATE_LIMITER, 'CONTACT_RATE_LIMITER'),
-    PUBLISH_RATE_LIMITER: recordedRateLimit(env.PUBLISH_RATE_LIMITER, 'PUBLISH_RATE_LIMITER'),
-    IMAGE_RATE_LIMITER: recordedRateLimit(env.IMAGE_RATE_LIMITER, 'IMAGE_RATE_LIMITER'),
-    TELEMETRY_RATE_LIMITER: recordedRateLimit(env.TELEMETRY_RATE_LIMITER, 'TELEMETRY_RATE_LIMITER'),
+    CONTENT_CACHE: recordedKv(env.CONTENT_CACHE, 'CONTENT_CACHE', chainOf),
+    CONTACT_OUTBOX: recordedKv(env.CONTACT_OUTBOX, 'CONTACT_OUTBOX', chainOf),
+    CONTENT: recordedFetcher(env.CONTENT, 'backend', chainOf),
+    ASSETS: recordedFetcher(env.ASSETS, 'assets', chainOf),
+    IMAGES: recordedImages(env.IMAGES, chainOf),
+    REPURGE_QUEUE: recordedQueue(env.REPURGE_QUEUE, 'REPURGE_QUEUE', chainOf),
+    CONTACT_QUEUE: recordedQueue(env.CONTACT_QUEUE, 'CONTACT_QUEUE', chainOf),
+    VITALS: env.VITALS ? recordedDataset(env.VITALS, 'VITALS', chainOf) : env.VITALS,
+    CONTACT_RATE_LIMITER: recordedRateLimit(
+      env.CONTACT_RATE_LIMITER,
+      'CONTACT_RATE_LIMITER',
+      chainOf
+    ),
+    PUBLISH_RATE_LIMITER: recordedRateLimit(
+      env.PUBLISH_RATE_LIMITER,
+      'PUBLISH_RATE_LIMITER',
+      chainOf
+    ),
+    IMAGE_RATE_LIMITER: recordedRateLimit(env.IMAGE_RATE_LIMITER, 'IMAGE_RATE_LIMITER', chainOf),
+    TELEMETRY_RATE_LIMITER: recordedRateLimit(
+      env.TELEMETRY_RATE_LIMITER,
+      'TELEMETRY_RATE_LIMITER',
+      chainOf
+    ),
   }
+}
+
+/** Counts a waitUntil promise; the trace is settled when every one has. */
+function holdOpen(trace: Trace, promise: Promise<unknown>): Promise<unknown> {
+  trace.pending++
+  return promise.finally(() => {
+    trace.pending--
+    if (trace.pending === 0 && trace.responded) trace.settled = true
+  })
 }
 
 function recordedCtx(ctx: ExecutionContext, trace: Trace): ExecutionContext {
@@ -85,7 +135,7 @@ function settleIfIdle(trace: Trace) {
 
 function benchAnswer(pathname: string): Response {
   const rest = pathname.slice(PREFIX.length)
-  if (rest === 'count') return Response.json({ count: traceCount() })
+  if (rest === 'count') return Response.json({ count: finished.length })
   // Polled while the profiler runs: small answers, so polling costs the isolate little CPU.
   if (rest.startsWith('settled/')) {
     const trace = traceById(decodeURIComponent(rest.slice(8)))
@@ -111,31 +161,36 @@ export default {
     const url = new URL(request.url)
     if (url.pathname.startsWith(PREFIX)) return benchAnswer(url.pathname)
     const id = request.headers.get('X-Bench-Trace') ?? `request-${++invocations}`
-    const trace = newTrace(id, `${request.method} ${url.pathname}`)
+    const chain = ioChain()
+    const trace = newTrace(id, `${request.method} ${url.pathname}`, chain)
     // The site's one address: each start of `wrangler dev` has a port of its own, and the page
     // cache's key is the page's address.
     const asVisited = env.BENCH_ORIGIN
       ? new Request(`${env.BENCH_ORIGIN}${url.pathname}${url.search}`, request)
       : request
-    return withTrace(trace, async () => {
+    return storage.run(chain, async () => {
       try {
-        return await site.fetch(asVisited, recordedEnv(env), recordedCtx(ctx, trace))
+        const { response } = await chain.measure(() =>
+          site.fetch(asVisited, recordedEnv(env), recordedCtx(ctx, trace))
+        )
+        return response
       } finally {
-        responded(trace)
         settleIfIdle(trace)
       }
     })
   },
   async scheduled(controller, env, ctx) {
-    const trace = newTrace(`scheduled-${++invocations}`, `scheduled ${controller.cron}`)
-    await withTrace(trace, () =>
+    const chain = ioChain({ held: false })
+    const trace = newTrace(`scheduled-${++invocations}`, `scheduled ${controller.cron}`, chain)
+    await storage.run(chain, () =>
       site.scheduled(controller, recordedEnv(env), recordedCtx(ctx, trace))
     )
     settleIfIdle(trace)
   },
   async queue(batch, env, ctx) {
-    const trace = newTrace(`queue-${++invocations}`, `queue ${batch.queue}`)
-    await withTrace(trace, () => site.queue(batch, recordedEnv(env), recordedCtx(ctx, trace)))
+    const chain = ioChain({ held: false })
+    const trace = newTrace(`queue-${++invocations}`, `queue ${batch.queue}`, chain)
+    await storage.run(chain, () => site.queue(batch, recordedEnv(env), recordedCtx(ctx, trace)))
     settleIfIdle(trace)
   },
 } satisfies ExportedHandler<BenchBindings>

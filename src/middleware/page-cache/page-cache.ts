@@ -91,14 +91,8 @@ export function pageCache(options: PageCacheOptions = {}) {
     const cache = fresh > 0 ? openCache() : null
     if (cache) {
       const page = await findValidPage(c, cache, key)
-      if (page) {
-        const ageMs = Math.max(0, now() - page.storedAt)
-        return answerFromStore(page, c.req.raw, {
-          ageMs,
-          cacheHeaders: cacheHeaders!,
-          status: 'hit',
-        })
-      }
+      if (page)
+        return answerFromStore(page, c.req.raw, { cacheHeaders: cacheHeaders!, status: 'hit' })
     }
 
     // HEAD runs the GET route (Hono drops the body afterwards): it gets the same headers, and the
@@ -156,9 +150,10 @@ export function pageCache(options: PageCacheOptions = {}) {
   /**
    * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
    * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
-   * The payload hashes, the heartbeat and the Cache API are read side by side: one storage round
-   * trip before the first byte where the scheduled refresh runs. The route reads the same hashes
-   * on a miss (`c.var.payloadHashes`), to load the payloads KV does not have from the backend at once.
+   * The payload hashes, the heartbeat and the Cache API are read side by side: one round trip
+   * that can leave the location before the first byte where the scheduled refresh runs. A miss
+   * does not wait for the hashes; the route reads them (`c.var.payloadHashes`) to load the
+   * payloads KV does not have from the backend as soon as they say so.
    */
   async function findValidPage(
     c: Context<AppEnv>,
@@ -173,19 +168,17 @@ export function pageCache(options: PageCacheOptions = {}) {
       }
     )
     c.set('payloadHashes', hashes)
+    const refreshed = scheduledRefreshIsRunning(kv, now)
     const recent = recallPage(key)
-    const [known, refreshed, shared] = await Promise.all([
-      hashes,
-      scheduledRefreshIsRunning(kv, now),
-      recent
-        ? null
-        : readStored(cache, key).catch((error: unknown) => {
-            console.warn(`page cache: read ${key} failed: ${String(error)}`)
-            return null
-          }),
-    ])
-    const page = recent ?? shared
-    if (!page || !(await isCurrent(c, page, known, refreshed))) return null
+    // The Cache API is the location's own: on a miss the render starts at once, its payload reads
+    // beside the hashes' (one trip that can leave the location, not two).
+    const page =
+      recent ??
+      (await readStored(cache, key).catch((error: unknown) => {
+        console.warn(`page cache: read ${key} failed: ${String(error)}`)
+        return null
+      }))
+    if (!page || !(await isCurrent(c, page, await hashes, await refreshed))) return null
     if (!recent) rememberPage(key, page)
     return page
   }

@@ -17,6 +17,8 @@ const PAYLOADS = 'X-Payloads'
 /** Epoch milliseconds after which a provisional page is no longer served; kept in the cache, never sent. */
 const EXPIRES_AT = 'X-Expires-At'
 const INTERNAL = /^(x-stored-at|x-expires-at|x-payloads|cf-cache-status|transfer-encoding)$/i
+/** Headers from which a cache downstream would count a copy's age (RFC 9111, section 4.2.3). */
+const AGEING = ['Age', 'Date', 'Expires']
 
 /** What the page cache did for a response, in the X-Page-Cache header. */
 export type PageCacheStatus = 'hit' | 'miss'
@@ -168,7 +170,7 @@ function parsePayloads(header: string | null): PagePayload[] | null {
   }
 }
 
-type AnswerOptions = { ageMs: number; cacheHeaders: PageCacheHeaders; status: PageCacheStatus }
+type AnswerOptions = { cacheHeaders: PageCacheHeaders; status: PageCacheStatus }
 
 /** The visitor's answer from a stored page: 304 when their copy is current, else the page. */
 export function answerFromStore(
@@ -178,7 +180,9 @@ export function answerFromStore(
 ): Response {
   const headers = new Headers(page.headers)
   for (const [name, value] of Object.entries(options.cacheHeaders)) headers.set(name, value)
-  headers.set('Age', String(Math.floor(options.ageMs / 1000)))
+  // The copy was just checked against the current payloads: for the edge it is as fresh as a new
+  // render, so nothing may say it is older (docs/decisions/0041-edge-copies-arrive-fresh-one-trip-leaves.md).
+  for (const name of AGEING) headers.delete(name)
   headers.set('X-Page-Cache', options.status)
   if (!/\baccept-encoding\b/i.test(headers.get('Vary') ?? ''))
     headers.append('Vary', 'Accept-Encoding')

@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small seeded generator of numbers in [0, 1), so that a simulation or a fixture gives
- * the same figures every run (tests/tooling/visit-model.test.ts, ./vitals-fixtures.mjs).
+ * the same figures every run (tests/tooling/visit-model.test.ts, tests/support/vitals-fixtures.mjs, scripts/bench/cold/edge-month.mjs).
  * @param {number} seed
  * @returns {() => number}
  */

@@ -1,0 +1,172 @@
+/**
+ * An RFC 9111 shared cache in front of a worker, as Cloudflare's cache stands in front of the site
+ * (docs/decisions/0027-edge-copies-outlive-a-quiet-night.md), built on `http-cache-semantics`:
+ *
+ * - it reads `Cloudflare-CDN-Cache-Control` in place of `Cache-Control` when a response has it
+ *   (RFC 9213's targeted field), and passes neither that header nor its own state downstream;
+ * - a stale copy within `stale-while-revalidate` is answered at once while the worker is asked in
+ *   the background (with the copy's validators: a 304 renews it); within `stale-if-error` it is
+ *   answered when the worker fails (a 5xx or a thrown call);
+ * - `purgeTags` drops every copy whose `Cache-Tag` names one of the tags;
+ * - copies are kept under the worker's version (`version()`), so a deploy starts with an empty
+ *   cache, as the site's keys do;
+ * - `evictIdle` drops copies nobody asked for within a while: Cloudflare evicts rarely requested
+ *   objects and publishes no figure, so the caller says what it assumes.
+ *
+ * The clock is the caller's (`now`), so a test or the bench can age copies without waiting. Used
+ * by tests/worker (copies reach the edge fresh) and scripts/bench/cold.mjs (levels (a) and (b)).
+ */
+import CachePolicy from 'http-cache-semantics'
+
+const TARGETED = 'cloudflare-cdn-cache-control'
+
+/**
+ * @param {{ origin: (request: Request) => Promise<Response>, now?: () => number,
+ *   version?: () => string }} options
+ */
+export function createEdgeCache({ origin, now = Date.now, version = () => '' }) {
+  class EdgePolicy extends CachePolicy {
+    now() {
+      return now()
+    }
+  }
+  /** @type {Map<string, { policy: CachePolicy, body: Uint8Array, headers: Headers, usedAt: number }>} */
+  const copies = new Map()
+
+  const keyOf = (request) => `${version()} ${request.method} ${request.url}`
+
+  /** The request as http-cache-semantics reads it. */
+  function policyRequest(request) {
+    const url = new URL(request.url)
+    const headers = Object.fromEntries(request.headers)
+    return {
+      url: url.pathname + url.search,
+      method: request.method,
+      headers: { ...headers, host: url.host },
+    }
+  }
+
+  /** The response as the edge reads it: the targeted field in place of Cache-Control. */
+  function policyResponse(response) {
+    const headers = Object.fromEntries(response.headers)
+    if (headers[TARGETED] !== undefined) headers['cache-control'] = headers[TARGETED]
+    return { status: response.status, headers }
+  }
+
+  /** The stored copy as a visitor gets it: its own headers, the copy's age, no edge-only field. */
+  function answer(copy) {
+    const headers = new Headers(copy.headers)
+    headers.delete(TARGETED)
+    headers.set('Age', String(Math.floor(copy.policy.age())))
+    return new Response(copy.body, { status: copy.policy.status(), headers })
+  }
+
+  /** Whether the copy is within its stale-if-error window (RFC 5861, section 4). */
+  function mayServeOnError(copy) {
+    const cacheControl = copy.headers.get(TARGETED) ?? copy.headers.get('Cache-Control') ?? ''
+    const seconds = Number(/stale-if-error=(\d+)/i.exec(cacheControl)?.[1] ?? 0)
+    return copy.policy.maxAge() + seconds > copy.policy.age()
+  }
+
+  /** Keeps `response` when the edge may; resolves to what the visitor gets. */
+  async function keep(key, request, response) {
+    const body = new Uint8Array(await response.arrayBuffer())
+    const headers = new Headers(response.headers)
+    const policy = new EdgePolicy(policyRequest(request), policyResponse(response), {
+      shared: true,
+    })
+    const stored = new Headers(headers)
+    headers.delete(TARGETED)
+    if (policy.storable() && policy.timeToLive() > 0)
+      copies.set(key, { policy, body, headers: stored, usedAt: now() })
+    return new Response(body, { status: response.status, headers })
+  }
+
+  /** Asks the worker to revalidate `copy`; a 304 renews it, another answer replaces it. */
+  async function revalidate(key, request, copy, conditional) {
+    const asked = new Request(request.url, {
+      method: request.method,
+      headers: { ...Object.fromEntries(request.headers), ...conditional },
+    })
+    const response = await origin(asked)
+    if (response.status === 304) {
+      const { policy } = copy.policy.revalidatedPolicy(
+        policyRequest(asked),
+        policyResponse(response)
+      )
+      copies.set(key, { ...copy, policy, usedAt: now() })
+      return answer(copies.get(key))
+    }
+    return keep(key, request, response)
+  }
+
+  return {
+    /**
+     * One visit: `outcome` says how the edge answered it ('fresh', 'stale' while revalidating in
+     * `background`, 'stale-if-error', 'revalidated' (the worker was asked first), 'miss').
+     * @param {Request} request
+     */
+    async fetch(request) {
+      const key = keyOf(request)
+      const copy = copies.get(key)
+      const evaluated = copy?.policy.evaluateRequest(policyRequest(request))
+      if (copy && evaluated?.response) {
+        copy.usedAt = now()
+        if (!evaluated.revalidation) return { response: answer(copy), outcome: 'fresh' }
+        if (!evaluated.revalidation.synchronous) {
+          const background = revalidate(key, request, copy, evaluated.revalidation.headers).then(
+            (response) => response.arrayBuffer(),
+            () => undefined
+          )
+          return { response: answer(copy), outcome: 'stale', background }
+        }
+      }
+      let response
+      try {
+        response = copy
+          ? await revalidate(
+              key,
+              request,
+              copy,
+              copy.policy.revalidationHeaders(policyRequest(request))
+            )
+          : await keep(key, request, await origin(request))
+      } catch (error) {
+        if (copy && mayServeOnError(copy))
+          return { response: answer(copy), outcome: 'stale-if-error' }
+        throw error
+      }
+      if (response.status >= 500 && copy && mayServeOnError(copy)) {
+        return { response: answer(copy), outcome: 'stale-if-error' }
+      }
+      return { response, outcome: copy ? 'revalidated' : 'miss' }
+    },
+
+    /** Drops every copy tagged with one of `tags` (Cache-Tag, comma-separated); resolves to how many. */
+    purgeTags(tags) {
+      let purged = 0
+      for (const [key, copy] of copies) {
+        const tagged = (copy.headers.get('Cache-Tag') ?? '').split(',').map((tag) => tag.trim())
+        if (tags.some((tag) => tagged.includes(tag))) {
+          copies.delete(key)
+          purged++
+        }
+      }
+      return purged
+    },
+
+    /** Drops every copy nobody asked for within `idleMs`. */
+    evictIdle(idleMs) {
+      for (const [key, copy] of copies) if (now() - copy.usedAt >= idleMs) copies.delete(key)
+    },
+
+    /** The stored copy's policy for `request`, if any: what a test asks of it (fresh, lifetime). */
+    policyFor(request) {
+      return copies.get(keyOf(request))?.policy
+    },
+
+    get size() {
+      return copies.size
+    },
+  }
+}
