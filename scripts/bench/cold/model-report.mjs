@@ -74,6 +74,16 @@ export function siteLifetimes(measured, contentTtlS) {
  * @param {number} visitsPerMonth
  * @param {number} contentTtlS
  */
+
+/** The busy traffic level's part of the headline: one pair when both idle assumptions agree. */
+function busyHeadline(busy) {
+  const kept = [busy.kept.p50, busy.kept.p95].map(Math.round)
+  const dropped = [busy.dropped.p50, busy.dropped.p95].map(Math.round)
+  if (kept[0] === dropped[0] && kept[1] === dropped[1])
+    return `${kept[0]} ms and ${kept[1]} ms under either assumption`
+  return `${kept[0]} ms and ${kept[1]} ms if it keeps an idle page, ${dropped[0]} ms and ${dropped[1]} ms if it drops it after 30 minutes`
+}
+
 export function monthlyUnits(measured, shares, visitsPerMonth, contentTtlS) {
   const typical = (level) => measured.levels[level].at(-1)
   const cpu = (level) => median(measured.levels[level].map((one) => one.cpuMs))
@@ -219,7 +229,7 @@ export async function writeVisitModel(report, measured, contentTtlS, startupCpuM
     dropped: at(TRAFFIC[1], '30 min'),
   }
   report.text(
-    `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes; at ${busy.name}, ${Math.round(busy.kept.p50)} ms and ${Math.round(busy.kept.p95)} ms, and ${Math.round(busy.dropped.p50)} ms and ${Math.round(busy.dropped.p95)} ms. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
+    `**Headline, resting on an assumption:** at ${low.name}, the first byte comes after ${Math.round(ends[0].p50)} ms (p50) and ${Math.round(ends[0].p95)} ms (p95) if the Cloudflare location keeps a page nobody asks for as long as the site allows (a week), but after ${Math.round(ends[1].p50)} ms and ${Math.round(ends[1].p95)} ms if it drops it after 30 minutes; at ${busy.name}, ${busyHeadline(busy)}. How long the location keeps an idle page is the assumption every figure here depends on most, and Cloudflare publishes no figure for it (it evicts rarely requested objects: https://developers.cloudflare.com/cache/concepts/retention-vs-freshness/). The table below gives each assumption; the month's ${CHANGES_PER_MONTH} content changes (each purging every page: assumed) and a deploy a week (an empty edge and Cache API each time) are in every row.`
   )
   const percent = (value) =>
     value === 0
