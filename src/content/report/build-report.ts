@@ -6,9 +6,9 @@
 import { LANGUAGES } from '../../shared/languages'
 import { describeProblems, projectPath, projectsOf } from '../projects'
 import type { EnterprisesPayload } from '../schemas'
-import type { LoadedPayload } from '../fetch-payload'
 import { findDictionaryGaps } from './dictionary-gaps'
 import { fixOf } from './fix-of'
+import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'
 import { findPayloadGaps, type Finding, type Tally } from './payload-gaps'
 import {
@@ -18,11 +18,6 @@ import {
   type Gap,
   type PageCompleteness,
 } from './report-shape'
-
-/** A payload as loaded, or why it could not be (one line). */
-export type PayloadLoad = LoadedPayload<unknown> | { error: string }
-/** Loaded payloads by their tag (`payload:get-about-page`, `payload:page-meta-data:/about`: ../payload-catalogue.ts). */
-export type PayloadLoads = ReadonlyMap<string, PayloadLoad>
 
 type Fields = Record<string, unknown>
 

@@ -11,7 +11,7 @@ import { readImageSize } from '../../images/image-header'
 import { IMAGE_WIDTHS } from '../../images/image-url'
 import { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from '../../images/limits'
 import { IMAGE_FIELDS } from '../schemas'
-import type { PayloadLoads } from './build-report'
+import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'
 import type { Gap } from './report-shape'
 

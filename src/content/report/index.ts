@@ -1,6 +1,7 @@
 /** The content report (issue 49): what each page's visitors miss, per language. */
 export { acceptGaps, gapLine, parseAcceptedGaps } from './accepted-gaps'
-export { buildContentReport, type PayloadLoad, type PayloadLoads } from './build-report'
+export { buildContentReport } from './build-report'
+export type { PayloadLoad, PayloadLoads } from './payload-loads'
 export { formatReportText } from './format-text'
 export * from './report-shape'
 export {

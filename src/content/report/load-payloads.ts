@@ -14,7 +14,7 @@ import {
   payloadTag,
   type PayloadEndpoint,
 } from '../payload-catalogue'
-import type { PayloadLoad } from './build-report'
+import type { PayloadLoad } from './payload-loads'
 
 /** The pages with meta data of their own: those the page payloads are the content of. */
 export function pagesWithMeta(): string[] {
