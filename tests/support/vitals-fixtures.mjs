@@ -8,7 +8,8 @@
  * Both hold rows older than 7 days with extreme values, which a 7-day report must leave out; too
  * few tablet readings for a verdict; and pages and messages a hostile beacon could write. Messages
  * the site kept (src/contact/message-data-point.ts) come from the contact page, about a project or
- * none, and one from a page without page views.
+ * none, and one from a page without page views; projects' pages have page views of their own
+ * (PROJECT_PAGE_VIEWS).
  */
 import { THRESHOLDS } from '../../scripts/lib/vitals/report.mjs'
 import { seededRandom } from '../../scripts/lib/seeded-random.mjs'
@@ -19,6 +20,21 @@ export const VERSIONS = {
 }
 export const HOSTILE_PAGES = ["/x' OR '1'='1", "/a'); DROP TABLE erebuni_vitals; --"]
 const PAGES = ['/', '/about', '/enterprises', '/contact-us']
+/**
+ * Page views of project pages, as [page, country, weight, rows, days ago]. Project 1's page was seen
+ * under two slugs (its title changed), 6 * 10 + 2 * 5 = 70 views in a week, 20 of them in Armenia;
+ * project 10's page must not count as 1's; project 5's page (an id-only slug) has 3 * 10 = 30, too
+ * few for a ratio.
+ */
+export const PROJECT_PAGE_VIEWS = [
+  ['/enterprises/1-arabkir-residence', 'AM', 10, 2, 1],
+  ['/enterprises/1-arabkir-residence', 'DE', 10, 4, 1],
+  ['/enterprises/1-arabkir', 'US', 5, 2, 3],
+  ['/enterprises/10-kentron', 'AM', 10, 4, 1],
+  ['/enterprises/5', 'AM', 10, 3, 2],
+  // Outside a 7-day report.
+  ['/enterprises/1-arabkir-residence', 'AM', 1000, 1, 20],
+]
 const WEIGHTS = [1, 1, 1, 2, 2, 5, 10]
 const RANGES = {
   good: {
@@ -54,6 +70,7 @@ export function fixtureRows(name = 'good', now = new Date()) {
     serverMs,
     when,
     weight,
+    lng,
   }) =>
     rows.push({
       timestamp: when,
@@ -63,7 +80,7 @@ export function fixtureRows(name = 'good', now = new Date()) {
       blob2: metric,
       blob3: ratingOf(metric, value),
       blob4: page,
-      blob5: pick(['hy', 'en', 'ru']),
+      blob5: lng ?? pick(['hy', 'en', 'ru']),
       blob6: 'navigate',
       blob7: country,
       blob8: device,
@@ -135,6 +152,23 @@ export function fixtureRows(name = 'good', now = new Date()) {
       when: ago(20),
       weight: 1000,
     })
+  // Project pages' page views (TTFB readings, good), outside the seeded sequence so the rows above
+  // stay as they are.
+  for (const [page, country, weight, times, days] of PROJECT_PAGE_VIEWS)
+    for (let i = 0; i < times; i++)
+      vital({
+        metric: 'TTFB',
+        value: 300,
+        device: 'desktop',
+        page,
+        country,
+        version: VERSIONS.latest,
+        cache: 'miss',
+        serverMs: 100,
+        when: ago(days),
+        weight,
+        lng: 'en',
+      })
   const errors = [
     ['TypeError: x is undefined', 'https://www.erebuni.example/assets/main-abc.js', 30],
     ['chunk-load failure: island "carousel"', '', 12],

@@ -77,6 +77,9 @@ type Report = {
     pageViews: number
     enough: boolean
     perView?: number
+    projectPageViews?: number
+    projectEnough?: boolean
+    perProjectPageView?: number
   }[]
   check: { failures: { metric: string; device: string }[] }
 }
@@ -148,7 +151,7 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
     ])
   })
 
-  it('counts messages by page and project, weighted, beside the page views of the page whose form sent them', async () => {
+  it("counts messages by page and project, weighted, beside the page views of the page whose form sent them and of the project's own page, every slug of its id summed", async () => {
     const now = Date.now()
     const rows = fixtureRows('good', new Date(now))
     const api = await fake({ datasets: { erebuni_vitals: rows } })
@@ -184,6 +187,9 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
         pageViews: contactViews,
         enough: true,
         perView: messagesOf('/contact-us', '1') / contactViews,
+        projectPageViews: 70,
+        projectEnough: true,
+        perProjectPageView: messagesOf('/contact-us', '1') / 70,
       },
       {
         page: '/contact-us',
@@ -193,7 +199,15 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
         enough: true,
         perView: messagesOf('/contact-us', '') / contactViews,
       },
-      { page: '/no-views', project: '2', messages: 3, pageViews: 0, enough: false },
+      {
+        page: '/no-views',
+        project: '2',
+        messages: 3,
+        pageViews: 0,
+        enough: false,
+        projectPageViews: 0,
+        projectEnough: false,
+      },
       {
         page: '/contact-us',
         project: '5',
@@ -201,6 +215,8 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
         pageViews: contactViews,
         enough: true,
         perView: messagesOf('/contact-us', '5') / contactViews,
+        projectPageViews: 30,
+        projectEnough: false,
       },
     ])
     // The weights count: three rows about project 1 are 16 messages; the old, heavy one is left out.
@@ -211,13 +227,24 @@ describe('npm run vitals', { timeout: 180_000 }, () => {
     expect(text.stdout).toMatch(
       new RegExp(`/contact-us\\s+1\\s+16\\s+${contactViews}\\s+${percent.replace('.', '\\.')}%`)
     )
-    expect(text.stdout).toMatch(/\/no-views\s+2\s+3\s+0\s+not enough data/)
+    expect(text.stdout).toMatch(/\/no-views\s+2\s+3\s+0\s+not enough data\s+0\s+not enough data/)
+    // Project 1's page: 70 views over two slugs (not project 10's), 16 messages, 22.9% per view.
+    expect(text.stdout).toMatch(/\/contact-us\s+1\s+16\s+\d+\s+[\d.]+%\s+70\s+22\.9%/)
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `/contact-us\\s+5\\s+${messagesOf('/contact-us', '5')}\\s+\\d+\\s+[\\d.]+%\\s+30\\s+not enough data`
+      )
+    )
+    // A message about no project has no project page.
+    expect(text.stdout).toMatch(/\/contact-us\s+-\s+\d+\s+\d+\s+[\d.]+%\s+-\s+-/)
 
     const armenia = await vitals(['--env', 'production', '--country', 'AM', '--json'], envOf(api))
     const inArmenia = (JSON.parse(armenia.stdout) as Report).messages
     expect(inArmenia.find((row) => row.project === '1')).toMatchObject({
       messages: messagesOf('/contact-us', '1', 'AM'),
       pageViews: viewsOf('/contact-us', 'AM'),
+      projectPageViews: 20,
+      projectEnough: false,
     })
   })
 

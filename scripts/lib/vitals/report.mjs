@@ -11,7 +11,8 @@
  *   worker's time;
  * - top client errors, by message and source;
  * - messages: the messages the site kept, by the page whose form sent them and the project they
- *   ask about, beside that page's page views (its TTFB readings) and their ratio.
+ *   ask about, beside that page's page views (its TTFB readings) and their ratio, and for a project
+ *   its own page's views and messages per view of it.
  *
  * A figure over fewer than MIN_N readings (weighted) is "not enough data", never a number.
  */
@@ -33,8 +34,16 @@ const WORST_PAGES = 10
 const TOP_ERRORS = 10
 
 const TOP_MESSAGES = 20
-/** Pages whose page views are read for the messages' ratio: the most viewed. */
+/**
+ * Pages whose page views are read for the messages' ratios: the most viewed. A page below them
+ * counts no views, so its ratio says "not enough data".
+ */
 const VIEWED_PAGES = 1000
+/**
+ * Where project pages live, without language prefix: `/enterprises/<id>-<readable part>`, or
+ * `/enterprises/<id>` when the title gives no readable part (src/content/projects.ts).
+ */
+const PROJECTS_PATH = '/enterprises'
 
 export function verdictOf(metric, p75) {
   const { good, poor } = THRESHOLDS[metric]
@@ -111,27 +120,56 @@ export async function gatherReport(query, { dataset, days, country }) {
 }
 
 /**
- * Messages by page and project, beside the page's page views (TTFB readings: one per page view);
- * the ratio only where the page views reach MIN_N.
+ * Messages by page and project, beside the page's page views (TTFB readings: one per page view)
+ * and, for a project, its own page's views: every slug of its id seen in the period (a title changed
+ * on the way gives two), summed. Each ratio only where its page views reach MIN_N.
  */
 function messagesBySource(messages, views) {
-  const viewsOf = new Map(views.map((row) => [String(row.page ?? ''), numberOf(row.n)]))
+  const viewsOf = new Map()
+  const projectViewsOf = new Map()
+  for (const row of views) {
+    const page = String(row.page ?? '')
+    const n = numberOf(row.n)
+    viewsOf.set(page, n)
+    const project = projectOfPage(page)
+    if (project !== null) projectViewsOf.set(project, (projectViewsOf.get(project) ?? 0) + n)
+  }
   return messages
     .map((row) => {
       const page = String(row.page ?? '')
+      const project = String(row.project ?? '')
       const pageViews = viewsOf.get(page) ?? 0
       const n = numberOf(row.n)
       const enough = pageViews >= MIN_N
       return {
         page,
-        project: String(row.project ?? ''),
+        project,
         messages: n,
         pageViews,
         enough,
         ...(enough ? { perView: n / pageViews } : {}),
+        ...(project ? projectPageFigures(n, projectViewsOf.get(project) ?? 0) : {}),
       }
     })
     .sort((a, b) => b.messages - a.messages)
+}
+
+function projectPageFigures(messages, projectPageViews) {
+  const projectEnough = projectPageViews >= MIN_N
+  return {
+    projectPageViews,
+    projectEnough,
+    ...(projectEnough ? { perProjectPageView: messages / projectPageViews } : {}),
+  }
+}
+
+/** The project id a viewed page is the page of (`/enterprises/1-arabkir-residence` is 1's), or null. */
+function projectOfPage(page) {
+  if (!page.startsWith(`${PROJECTS_PATH}/`)) return null
+  const slug = page.slice(PROJECTS_PATH.length + 1)
+  if (!slug || slug.includes('/')) return null
+  const cut = slug.indexOf('-')
+  return cut === -1 ? slug : slug.slice(0, cut)
 }
 
 /** One cell: p75 and split when n is enough, else only n. */
@@ -352,18 +390,30 @@ export function formatReport(report, { env }) {
   )
 
   lines.push(
-    "Messages (kept messages by the page whose form sent them and the project asked about, beside that page's page views)"
+    "Messages (kept messages by the page whose form sent them and the project asked about, beside that page's page views and the project's own page's)"
   )
+  const perView = (enough, share) => (enough ? `${(share * 100).toFixed(1)}%` : NOT_ENOUGH)
   lines.push(
     report.messages.length
       ? table(
-          ['page', 'project', 'messages', 'page views', 'per view'],
+          [
+            'page',
+            'project',
+            'messages',
+            'page views',
+            'per view',
+            'project page views',
+            'per project page view',
+          ],
           report.messages.map((row) => [
             printable(row.page, 60),
             printable(row.project || '-', 30),
             count(row.messages),
             count(row.pageViews),
-            row.enough ? `${(row.perView * 100).toFixed(1)}%` : NOT_ENOUGH,
+            perView(row.enough, row.perView),
+            ...(row.project
+              ? [count(row.projectPageViews), perView(row.projectEnough, row.perProjectPageView)]
+              : ['-', '-']),
           ])
         )
       : '(no messages)',
