@@ -48,7 +48,7 @@ const UNKNOWN = ENGINES.filter(
   (engine) => !['chromium', 'firefox', 'webkit', 'firefox-esr', 'webkitgtk'].includes(engine)
 )
 if (UNKNOWN.length > 0) throw new Error(`E2E_ENGINES: unknown engine(s) ${UNKNOWN.join(', ')}`)
-/** The specs every engine runs: they reach the browser only through tests/e2e/engines/visitor.ts. */
+/** The specs every engine runs: they reach the browser only through tests/support/e2e/engines/visitor.ts. */
 const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The contact form with JavaScript, in every engine (tests/e2e/engines): an empty submit is
+ * The contact form with JavaScript, in every engine (tests/support/e2e/engines): an empty submit is
  * answered in the page, in the page's language, without a request; a valid one is sent, the form
  * clears and the success toast shows. contact.spec.ts covers the rest in Chromium (the sending
  * state, backend errors, the plain form without JavaScript, what the backend stored).
@@ -7,9 +7,9 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, test } from './engines/engine-fixtures'
-import { attributes } from './engines/in-page'
-import { until } from './engines/visitor'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
+import { attributes } from '../support/e2e/engines/in-page'
+import { until } from '../support/e2e/engines/visitor'
 
 const LANGUAGES = [
   { lng: 'hy', path: '/contact-us', t: hy },

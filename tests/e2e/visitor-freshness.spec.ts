@@ -14,7 +14,7 @@ import path from 'node:path'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
 import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
-import { expect, test } from './engines/engine-fixtures'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
 
 const SECRET = `freshness-e2e-${process.pid}-${Date.now()}`
 

@@ -1,12 +1,12 @@
 /**
- * The islands as a visitor uses them, in every engine (tests/e2e/engines): the language dropdown,
+ * The islands as a visitor uses them, in every engine (tests/support/e2e/engines): the language dropdown,
  * the phone menu, the back-to-top button and the carousel's arrows. islands.spec.ts,
  * islands-carousel.spec.ts and islands-toasts.spec.ts go further in Chromium (timing, history,
  * reduced motion, keyboard, drag).
  */
-import { expect, test } from './engines/engine-fixtures'
-import { attributes, isShown } from './engines/in-page'
-import { PHONE, until } from './engines/visitor'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
+import { attributes, isShown } from '../support/e2e/engines/in-page'
+import { PHONE, until } from '../support/e2e/engines/visitor'
 
 const LANGUAGES = [
   { lng: 'hy', prefix: '', next: { lng: 'en', path: '/en/about' } },

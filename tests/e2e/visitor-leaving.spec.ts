@@ -6,7 +6,7 @@
  * is a page's island chunks, the same in every language: one page of each kind covers every set.
  */
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-import { expect, test } from './engines/engine-fixtures'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
 
 for (const address of ONE_PAGE_OF_EACH_KIND) {
   test(`leaving ${address} right after its load event logs no error and reports nothing`, async ({

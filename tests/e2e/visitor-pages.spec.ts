@@ -1,6 +1,6 @@
 /**
  * Every page in hy, en and ru, on a phone (375 px) and a desktop (1280 px), in every engine
- * (tests/e2e/engines): it answers 200 at its own address, in its language, with the header, nav,
+ * (tests/support/e2e/engines): it answers 200 at its own address, in its language, with the header, nav,
  * main and footer landmarks (spec section 2's routes); nothing overflows sideways; every image a
  * visitor scrolls past loads, through the image route (the logo aside); the banner is the page's
  * one h1 and its photo is fetched first; and the page, hydrated, logs no error (the `visitor`
@@ -8,15 +8,15 @@
  * full-page screenshots in tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
-import { expect, test } from './engines/engine-fixtures'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
 import {
   attributes,
   horizontalOverflow,
   isShown,
   renderSkippedParts,
   scrollThroughImages,
-} from './engines/in-page'
-import { DESKTOP, PHONE } from './engines/visitor'
+} from '../support/e2e/engines/in-page'
+import { DESKTOP, PHONE } from '../support/e2e/engines/visitor'
 import { IMAGE_WAIT_MS } from '../support/e2e/fixtures'
 
 const SCREENS = [
@@ -37,7 +37,7 @@ for (const [device, screen] of SCREENS) {
   test.describe(`on a ${device}`, () => {
     // The first visit of a fresh server transforms every image it shows (sharp, on a shared
     // machine): the load may wait one transform, the scroll through the images two, and the
-    // screenshot has its own bound (./engines/playwright-visitor.ts).
+    // screenshot has its own bound (tests/support/e2e/engines/playwright-visitor.ts).
     test.describe.configure({ timeout: 90_000 + 3 * IMAGE_WAIT_MS })
 
     for (const address of PAGE_ADDRESSES) {

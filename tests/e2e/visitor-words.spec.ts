@@ -2,7 +2,7 @@
  * Whole words (docs/decisions/0008-whole-words.md), in every engine: on every page, in hy, en and
  * ru, at the narrowest width of each layout, no word of a heading, card title, button, label or
  * navigation link is laid out across two lines. Each word's line boxes are measured with
- * Range.getClientRects() (tests/e2e/engines/in-page.ts); the phone menu is opened to measure its links.
+ * Range.getClientRects() (tests/support/e2e/engines/in-page.ts); the phone menu is opened to measure its links.
  *
  * The widths: the stylesheet has three layouts, phones, from 48em (768 px) and from 64em (1024 px),
  * and within one a word has the least room at its narrowest width: the boxes grow with the window,
@@ -12,9 +12,14 @@
  * wraps differently.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
-import { expect, test } from './engines/engine-fixtures'
-import { isShown, nextFrames, SHORT_TEXTS, wordsSplitAcrossLines } from './engines/in-page'
-import { until } from './engines/visitor'
+import { expect, test } from '../support/e2e/engines/engine-fixtures'
+import {
+  isShown,
+  nextFrames,
+  SHORT_TEXTS,
+  wordsSplitAcrossLines,
+} from '../support/e2e/engines/in-page'
+import { until } from '../support/e2e/engines/visitor'
 
 const WIDTHS = [320, 768, 1024, 1280]
 

@@ -3,7 +3,7 @@
  * scripts/ops/smoke.mjs, the post-deploy check, run as an operator runs it against a local `wrangler
  * dev` of the site (its backend the soak's fake one, scripts/lib/fake-backend.mjs): on its own, where
  * the checks of the cache in front must say SKIP, and behind a stand-in for Workers Cache
- * (fake-front-cache.mjs) that is honest, or breaks one thing a deploy or the platform could.
+ * (tests/support/fake-front-cache.mjs) that is honest, or breaks one thing a deploy or the platform could.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,7 +12,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
-import { startFakeFrontCache, type Mode } from './fake-front-cache.mjs'
+import { startFakeFrontCache, type Mode } from '../support/fake-front-cache.mjs'
 
 const SECRET = `smoke-${Math.random().toString(36).slice(2)}`
 let site: Awaited<ReturnType<typeof startSite>>

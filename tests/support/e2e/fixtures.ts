@@ -22,7 +22,7 @@ import {
   type Page,
   type Response,
 } from '@playwright/test'
-import { isAborted, ProblemLog } from '../../e2e/engines/problem-log'
+import { isAborted, ProblemLog } from './engines/problem-log'
 
 export { expect }
 export type { Page, Response }

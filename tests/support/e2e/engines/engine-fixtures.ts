@@ -12,8 +12,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import { browserExecutable, SYSTEM_BROWSERS } from '../../../scripts/lib/system-browsers.mjs'
-import { test as base } from '../../support/e2e/fixtures'
+import { browserExecutable, SYSTEM_BROWSERS } from '../../../../scripts/lib/system-browsers.mjs'
+import { test as base } from '../fixtures'
 import { FirefoxVisitor } from './firefox-visitor'
 import { PlaywrightVisitor } from './playwright-visitor'
 import { startWatchingProxy } from './watching-proxy'
@@ -160,4 +160,4 @@ export const test = base.extend<{ visitor: Visitor }, WorkerFixtures>({
   },
 })
 
-export { expect } from '../../support/e2e/fixtures'
+export { expect } from '../fixtures'

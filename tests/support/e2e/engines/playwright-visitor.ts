@@ -4,7 +4,7 @@
  * its own where the engine emulates phones (touch, `<meta name="viewport">`; Firefox cannot).
  */
 import { errors, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
-import { PageProblems } from '../../support/e2e/fixtures'
+import { PageProblems } from '../fixtures'
 import { settled } from './in-page'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type Engine, type InPage, type Screen, type Visitor } from './visitor'
