@@ -2,23 +2,42 @@
  * An RFC 9111 shared cache in front of a worker, as Cloudflare's cache stands in front of the site
  * (docs/decisions/0027-edge-copies-outlive-a-quiet-night.md), built on `http-cache-semantics`:
  *
- * - it reads `Cloudflare-CDN-Cache-Control` in place of `Cache-Control` when a response has it
- *   (RFC 9213's targeted field), and passes neither that header nor its own state downstream;
+ * - it reads `Cloudflare-CDN-Cache-Control`, else `CDN-Cache-Control` (RFC 9213's targeted fields),
+ *   else `Cache-Control`, and passes on all but the first, as Cloudflare documents
+ *   (https://developers.cloudflare.com/cache/concepts/cdn-cache-control/), and none of its own state;
+ * - a visitor's `If-None-Match` that matches a stored copy's `ETag` is answered 304 from the copy;
  * - a stale copy within `stale-while-revalidate` is answered at once while the worker is asked in
  *   the background (with the copy's validators: a 304 renews it); within `stale-if-error` it is
  *   answered when the worker fails (a 5xx or a thrown call);
- * - `purgeTags` drops every copy whose `Cache-Tag` names one of the tags;
+ * - `purgeTags` drops every copy whose `Cache-Tag` names one of the tags, and a revalidation
+ *   already under way does not bring a purged copy back;
  * - copies are kept under the worker's version (`version()`), so a deploy starts with an empty
  *   cache, as the site's keys do;
  * - `evictIdle` drops copies nobody asked for within a while: Cloudflare evicts rarely requested
  *   objects and publishes no figure, so the caller says what it assumes.
  *
  * The clock is the caller's (`now`), so a test or the bench can age copies without waiting. Used
- * by tests/worker (copies reach the edge fresh) and scripts/bench/cold.mjs (levels (a) and (b)).
+ * by tests/worker (copies reach the edge fresh), scripts/bench/cold.mjs (levels (a) and (b)) and
+ * the smoke's stand-in for Workers Cache (tests/support/fake-front-cache.mjs).
  */
 import CachePolicy from 'http-cache-semantics'
 
 const TARGETED = 'cloudflare-cdn-cache-control'
+/** Statuses whose answers have no body (the Fetch standard's null body statuses). */
+const NO_BODY = new Set([101, 103, 204, 205, 304])
+
+/** The caching policy the edge obeys: the most specific field the response has. */
+function edgeCacheControl(/** @type {Headers} */ headers) {
+  return headers.get(TARGETED) ?? headers.get('CDN-Cache-Control') ?? headers.get('Cache-Control')
+}
+
+/** Whether the visitor already holds the copy tagged `etag`: its If-None-Match names it (weak comparison). */
+function matchesIfNoneMatch(/** @type {Request} */ request, /** @type {string | null} */ etag) {
+  const asked = request.headers.get('If-None-Match')
+  if (!asked || !etag || !['GET', 'HEAD'].includes(request.method)) return false
+  const opaque = (/** @type {string} */ tag) => tag.trim().replace(/^W\//, '')
+  return asked.trim() === '*' || asked.split(',').some((tag) => opaque(tag) === opaque(etag))
+}
 
 /**
  * @param {{ origin: (request: Request) => Promise<Response>, now?: () => number,
@@ -46,24 +65,31 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     }
   }
 
-  /** The response as the edge reads it: the targeted field in place of Cache-Control. */
+  /** The response as the edge reads it: the field it obeys in place of Cache-Control. */
   function policyResponse(response) {
     const headers = Object.fromEntries(response.headers)
-    if (headers[TARGETED] !== undefined) headers['cache-control'] = headers[TARGETED]
+    const cacheControl = edgeCacheControl(response.headers)
+    if (cacheControl !== null) headers['cache-control'] = cacheControl
     return { status: response.status, headers }
   }
 
-  /** The stored copy as a visitor gets it: its own headers, the copy's age, no edge-only field. */
-  function answer(copy) {
+  /**
+   * The stored copy as the visitor who sent `request` gets it: its own headers, the copy's age, no
+   * edge-only field; a 304 without a body when the visitor already holds it.
+   */
+  function answer(copy, request) {
     const headers = new Headers(copy.headers)
     headers.delete(TARGETED)
     headers.set('Age', String(Math.floor(copy.policy.age())))
-    return new Response(copy.body, { status: copy.policy.status(), headers })
+    if (matchesIfNoneMatch(request, headers.get('ETag')))
+      return new Response(null, { status: 304, headers })
+    const status = copy.policy.status()
+    return new Response(NO_BODY.has(status) ? null : copy.body, { status, headers })
   }
 
   /** Whether the copy is within its stale-if-error window (RFC 5861, section 4). */
   function mayServeOnError(copy) {
-    const cacheControl = copy.headers.get(TARGETED) ?? copy.headers.get('Cache-Control') ?? ''
+    const cacheControl = edgeCacheControl(copy.headers) ?? ''
     const seconds = Number(/stale-if-error=(\d+)/i.exec(cacheControl)?.[1] ?? 0)
     return copy.policy.maxAge() + seconds > copy.policy.age()
   }
@@ -79,7 +105,10 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     headers.delete(TARGETED)
     if (policy.storable() && policy.timeToLive() > 0)
       copies.set(key, { policy, body, headers: stored, usedAt: now() })
-    return new Response(body, { status: response.status, headers })
+    return new Response(NO_BODY.has(response.status) ? null : body, {
+      status: response.status,
+      headers,
+    })
   }
 
   /** Asks the worker to revalidate `copy`; a 304 renews it, another answer replaces it. */
@@ -94,8 +123,10 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
         policyRequest(asked),
         policyResponse(response)
       )
-      copies.set(key, { ...copy, policy, usedAt: now() })
-      return answer(copies.get(key))
+      const renewed = { ...copy, policy, usedAt: now() }
+      // A copy purged (or replaced) while the worker was asked stays gone.
+      if (copies.get(key) === copy) copies.set(key, renewed)
+      return answer(renewed, request)
     }
     return keep(key, request, response)
   }
@@ -112,13 +143,13 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
       const evaluated = copy?.policy.evaluateRequest(policyRequest(request))
       if (copy && evaluated?.response) {
         copy.usedAt = now()
-        if (!evaluated.revalidation) return { response: answer(copy), outcome: 'fresh' }
+        if (!evaluated.revalidation) return { response: answer(copy, request), outcome: 'fresh' }
         if (!evaluated.revalidation.synchronous) {
           const background = revalidate(key, request, copy, evaluated.revalidation.headers).then(
             (response) => response.arrayBuffer(),
             () => undefined
           )
-          return { response: answer(copy), outcome: 'stale', background }
+          return { response: answer(copy, request), outcome: 'stale', background }
         }
       }
       let response
@@ -133,11 +164,11 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
           : await keep(key, request, await origin(request))
       } catch (error) {
         if (copy && mayServeOnError(copy))
-          return { response: answer(copy), outcome: 'stale-if-error' }
+          return { response: answer(copy, request), outcome: 'stale-if-error' }
         throw error
       }
       if (response.status >= 500 && copy && mayServeOnError(copy)) {
-        return { response: answer(copy), outcome: 'stale-if-error' }
+        return { response: answer(copy, request), outcome: 'stale-if-error' }
       }
       return { response, outcome: copy ? 'revalidated' : 'miss' }
     },

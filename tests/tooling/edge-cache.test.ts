@@ -1,8 +1,9 @@
 /// <reference types="node" />
 /**
- * The RFC 9111 shared cache the bench and the worker tests put in front of the worker
- * (scripts/lib/edge-cache.mjs), and the month simulated through it (scripts/bench/cold/edge-month.mjs):
- * Cloudflare-CDN-Cache-Control over Cache-Control, stale-while-revalidate, stale-if-error, purge by
+ * The RFC 9111 shared cache the bench, the worker tests and the smoke's stand-in for Workers Cache
+ * put in front of the worker (scripts/lib/edge-cache.mjs), and the month simulated through it
+ * (scripts/bench/cold/edge-month.mjs): Cloudflare-CDN-Cache-Control, then CDN-Cache-Control, over
+ * Cache-Control, a visitor's If-None-Match, stale-while-revalidate, stale-if-error, purge by
  * Cache-Tag, a key per version; its clock is the test's.
  */
 import { describe, expect, it } from 'vitest'
@@ -19,7 +20,7 @@ const PAGE_HEADERS = {
 }
 
 /** An edge in front of a worker that answers from `answer` and counts its calls. */
-function edgeBefore(answer: (request: Request) => Response) {
+function edgeBefore(answer: (request: Request) => Response | Promise<Response>) {
   const state = { clock: 0, version: 'v1', asked: [] as Request[] }
   const edge = createEdgeCache({
     now: () => state.clock,
@@ -80,6 +81,57 @@ describe('the edge in front of the worker', () => {
     expect(kept.response.status).toBe(200)
     state.clock = 700_000
     expect((await visit()).response.status).toBe(503)
+  })
+
+  it('keeps a page by CDN-Cache-Control when it has no Cloudflare-CDN-Cache-Control, and passes CDN-Cache-Control on', async () => {
+    const { state, visit } = edgeBefore(
+      () =>
+        new Response('<html></html>', {
+          headers: {
+            'Cache-Control': 'max-age=0, must-revalidate',
+            'CDN-Cache-Control': 'max-age=60',
+          },
+        })
+    )
+    await visit()
+    state.clock = 59_000
+    const fresh = await visit()
+    expect(fresh.outcome).toBe('fresh')
+    expect(fresh.response.headers.get('CDN-Cache-Control')).toBe('max-age=60')
+    expect(state.asked).toHaveLength(1)
+  })
+
+  it('answers a visitor whose If-None-Match names the stored copy 304, without a body or the worker', async () => {
+    const { edge, state } = edgeBefore(page)
+    const conditional = (etag: string) =>
+      edge.fetch(new Request('https://site.example/en', { headers: { 'If-None-Match': etag } }))
+    await edge.fetch(new Request('https://site.example/en'))
+    const held = await conditional('"v0", W/"v1"')
+    expect(held.outcome).toBe('fresh')
+    expect(held.response.status).toBe(304)
+    expect(held.response.body).toBeNull()
+    expect(held.response.headers.get('ETag')).toBe('W/"v1"')
+    expect((await conditional('W/"v0"')).response.status).toBe(200)
+    expect(state.asked).toHaveLength(1)
+  })
+
+  it('does not bring back a copy purged while the worker revalidated it', async () => {
+    let answerRevalidation = () => {}
+    const revalidationMayAnswer = new Promise<void>((resolve) => (answerRevalidation = resolve))
+    const { edge, state, visit } = edgeBefore(async (request) => {
+      if (!request.headers.has('If-None-Match')) return page()
+      await revalidationMayAnswer
+      return new Response(null, { status: 304, headers: PAGE_HEADERS })
+    })
+    await visit()
+    state.clock = 3_600_000
+    const stale = await visit()
+    expect(stale.outcome).toBe('stale')
+    expect(edge.purgeTags(['payload:navbar'])).toBe(1)
+    answerRevalidation()
+    await stale.background
+    expect(edge.size).toBe(0)
+    expect((await visit()).outcome).toBe('miss')
   })
 
   it('drops copies by Cache-Tag, by version, and when idle for longer than the caller assumes', async () => {
