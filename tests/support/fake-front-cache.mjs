@@ -1,24 +1,70 @@
 // @ts-check
 /**
  * A stand-in for Workers Cache in front of a local `wrangler dev`, so the smoke's platform checks
- * run in tests: a Node proxy on loopback that stores GET answers by their caching policy (and `Vary:
- * Accept`), read as Cloudflare documents it: `Cloudflare-CDN-Cache-Control`, else
- * `CDN-Cache-Control`, else `Cache-Control`, the first never passed on downstream
- * (https://developers.cloudflare.com/cache/concepts/cdn-cache-control/); serves them with
- * `Cf-Cache-Status` and `Age`, adds `CF-Ray` as Cloudflare does, and
- * drops stored pages by `Cache-Tag` when the publish hook answers that it purged those tags (the
- * worker's own purge is a no-op locally). Modes break one thing each, as a misconfigured platform
- * or a bad deploy would:
+ * run in tests: a Node proxy on loopback around the RFC 9111 shared cache the bench and the worker
+ * tests use (scripts/lib/edge-cache.mjs, which reads `Cloudflare-CDN-Cache-Control`, else
+ * `CDN-Cache-Control`, else `Cache-Control`, as Cloudflare documents). The proxy adds what
+ * Cloudflare adds to an answer: `CF-Ray` always, `Cf-Cache-Status` from how the cache answered
+ * (https://developers.cloudflare.com/cache/concepts/cache-responses/); the cache adds `Age` to a
+ * stored copy. It drops stored copies by `Cache-Tag` when the publish hook answers that it purged
+ * those tags (the worker's own purge is a no-op locally). Modes break one thing each, as a
+ * misconfigured platform or a bad deploy would, by changing what the cache is given:
  *
  * - `honest`: as described;
- * - `cache-control-only`: reads `Cache-Control` alone, as a cache that ignores the CDN-targeted
- *   fields would (decision 0017's open question);
- * - `no-purge`: ignores purges (its second);
- * - `broken`: drops Content-Security-Policy and answers an unknown page's 404 as 200.
+ * - `cache-control-only`: the worker's answers reach the cache without their CDN-targeted fields,
+ *   so it reads `Cache-Control` alone, as a cache that ignores them would (decision 0017's open
+ *   question);
+ * - `no-purge`: purges never reach the cache (its second);
+ * - `broken`: the worker's answers lose Content-Security-Policy and an unknown page's 404 becomes 200.
  */
 import { createServer, request as httpRequest } from 'node:http'
+import { createEdgeCache } from '../../scripts/lib/edge-cache.mjs'
 
 /** @typedef {'honest' | 'cache-control-only' | 'no-purge' | 'broken'} Mode */
+/** @typedef {(answer: Response) => Response} Alteration */
+
+const PUBLISH_HOOK = '/api/publish'
+/** Headers of one connection, never passed through a proxy. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']
+
+/** @type {Alteration} */
+const unchanged = (answer) => answer
+
+/** @type {Record<Mode, { alter: Alteration, purges: boolean }>} */
+const MODES = {
+  honest: { alter: unchanged, purges: true },
+  'cache-control-only': {
+    alter: (answer) =>
+      withHeaders(answer, (headers) => {
+        headers.delete('Cloudflare-CDN-Cache-Control')
+        headers.delete('CDN-Cache-Control')
+      }),
+    purges: true,
+  },
+  'no-purge': { alter: unchanged, purges: false },
+  broken: {
+    alter: (answer) =>
+      withHeaders(
+        answer,
+        (headers) => headers.delete('Content-Security-Policy'),
+        answer.status === 404 ? 200 : answer.status
+      ),
+    purges: true,
+  },
+}
+
+/**
+ * Cloudflare's name for each way the cache answered (scripts/lib/edge-cache.mjs's outcomes; a miss
+ * is MISS when the answer was stored, else DYNAMIC).
+ * @type {Record<string, string>}
+ */
+const CACHE_STATUS = {
+  miss: 'MISS',
+  fresh: 'HIT',
+  stale: 'UPDATING',
+  'stale-if-error': 'STALE',
+  revalidated: 'EXPIRED',
+}
 
 /**
  * @param {string} upstream the site's origin
@@ -27,96 +73,34 @@ import { createServer, request as httpRequest } from 'node:http'
  * @returns {Promise<{ origin: string, close: () => Promise<void> }>}
  */
 export async function startFakeFrontCache(upstream, mode, clientAddress) {
-  /** @type {Map<string, { status: number, headers: [string, string][], body: Buffer, storedAt: number, freshMs: number, tags: string[] }>} */
-  const stored = new Map()
+  const { alter, purges } = MODES[mode]
+  const edge = createEdgeCache({
+    origin: async (request) => alter(await forward(upstream, request, clientAddress)),
+  })
   let rays = 0
 
-  const server = createServer(async (request, response) => {
+  const server = createServer(async (incoming, outgoing) => {
     try {
       const chunks = []
-      for await (const chunk of request) chunks.push(chunk)
-      const url = new URL(request.url ?? '/', upstream)
-      const accept = request.headers.accept ?? ''
-      const key = `${url.pathname}${url.search}|${accept}`
-      const extra = { 'CF-Ray': `fake-${++rays}` }
-      const entry =
-        request.method === 'GET'
-          ? (stored.get(key) ?? stored.get(`${url.pathname}${url.search}|`))
-          : undefined
-      if (entry && Date.now() - entry.storedAt < entry.freshMs) {
-        const age = String(Math.floor((Date.now() - entry.storedAt) / 1000))
-        const etag = entry.headers.find(([name]) => name === 'etag')?.[1]
-        if (etag && request.headers['if-none-match'] === etag)
-          return send(response, 304, entry.headers, Buffer.alloc(0), {
-            ...extra,
-            'Cf-Cache-Status': 'HIT',
-            Age: age,
-          })
-        return send(response, entry.status, entry.headers, entry.body, {
-          ...extra,
-          'Cf-Cache-Status': 'HIT',
-          Age: age,
-        })
+      for await (const chunk of incoming) chunks.push(chunk)
+      const request = visitorRequest(incoming, chunks.length ? Buffer.concat(chunks) : undefined)
+      const { response, outcome } = await edge.fetch(request)
+      const body = new Uint8Array(await response.arrayBuffer())
+      if (purges && new URL(request.url).pathname === PUBLISH_HOOK && response.status === 200) {
+        const { purged } = JSON.parse(new TextDecoder().decode(body))
+        edge.purgeTags(Array.isArray(purged) ? purged : [])
       }
-
-      // Forwarded with the visitor's Host, as Cloudflare does: the worker builds its addresses from it.
-      const answer = await forward(
-        upstream,
-        request,
-        chunks.length ? Buffer.concat(chunks) : undefined,
-        clientAddress
-      )
-      const body = answer.body
-      /** @type {[string, string][]} */
-      const answerHeaders = [...answer.headers].filter(
-        ([name]) =>
-          ![
-            'content-encoding',
-            'content-length',
-            'transfer-encoding',
-            'connection',
-            'keep-alive',
-            'cloudflare-cdn-cache-control',
-          ].includes(name)
-      )
-      let status = answer.status
-      if (mode === 'broken') {
-        if (status === 404) status = 200
-        answerHeaders.splice(
-          0,
-          answerHeaders.length,
-          ...answerHeaders.filter(([name]) => name !== 'content-security-policy')
-        )
-      }
-
-      if (url.pathname === '/api/publish' && status === 200 && mode !== 'no-purge') {
-        const purged = /** @type {string[]} */ (JSON.parse(body.toString()).purged ?? [])
-        for (const [storedKey, { tags }] of stored)
-          if (tags.some((tag) => purged.includes(tag))) stored.delete(storedKey)
-      }
-      const freshMs =
-        request.method === 'GET' && status === 200 ? freshness(policyOf(answer.headers, mode)) : 0
-      if (freshMs > 0) {
-        const varyAccept = /accept(?!-)/i.test(answer.headers.get('Vary') ?? '')
-        const tags = (answer.headers.get('Cache-Tag') ?? '')
-          .split(',')
-          .map((tag) => tag.trim())
-          .filter(Boolean)
-        stored.set(varyAccept ? key : `${url.pathname}${url.search}|`, {
-          status,
-          headers: answerHeaders,
-          body,
-          storedAt: Date.now(),
-          freshMs,
-          tags,
-        })
-      }
-      send(response, status, answerHeaders, body, {
-        ...extra,
-        'Cf-Cache-Status': freshMs > 0 ? 'MISS' : 'DYNAMIC',
-      })
+      const status =
+        outcome === 'miss' && !edge.policyFor(request)
+          ? 'DYNAMIC'
+          : (CACHE_STATUS[outcome] ?? outcome)
+      const headers = new Headers(response.headers)
+      headers.set('CF-Ray', `fake-${++rays}`)
+      headers.set('Cf-Cache-Status', status)
+      outgoing.writeHead(response.status, Object.fromEntries(headers))
+      outgoing.end(body)
     } catch (error) {
-      response
+      outgoing
         .writeHead(502, { 'Content-Type': 'text/plain' })
         .end(`fake front cache: ${String(error)}`)
     }
@@ -130,26 +114,49 @@ export async function startFakeFrontCache(upstream, mode, clientAddress) {
 }
 
 /**
- * @param {string} upstream
+ * The visitor's request as the cache reads it: at the address the visitor asked for.
  * @param {import('node:http').IncomingMessage} incoming
  * @param {Buffer | undefined} body
- * @param {string} clientAddress
- * @returns {Promise<{ status: number, headers: Headers, body: Buffer }>}
  */
-function forward(upstream, incoming, body, clientAddress) {
+function visitorRequest(incoming, body) {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(incoming.headers))
+    if (value !== undefined && !HOP_BY_HOP.includes(name))
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  const method = incoming.method ?? 'GET'
+  return new Request(new URL(incoming.url ?? '/', `http://${incoming.headers.host}`), {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' || !body ? undefined : new Uint8Array(body),
+  })
+}
+
+/**
+ * The request to the worker, with the visitor's Host as Cloudflare sends it (the worker builds its
+ * addresses from it) and uncompressed, so the proxy passes bodies on as they are.
+ * @param {string} upstream
+ * @param {Request} request
+ * @param {string} clientAddress
+ * @returns {Promise<Response>}
+ */
+async function forward(upstream, request, clientAddress) {
   const target = new URL(upstream)
+  const url = new URL(request.url)
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
   const headers = {
-    ...incoming.headers,
+    ...Object.fromEntries(request.headers),
+    host: url.host,
     'cf-connecting-ip': clientAddress,
     'accept-encoding': 'identity',
+    ...(body ? { 'content-length': String(body.length) } : {}),
   }
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       {
         host: target.hostname,
         port: target.port,
-        method: incoming.method,
-        path: incoming.url,
+        method: request.method,
+        path: `${url.pathname}${url.search}`,
         headers,
       },
       (answer) => {
@@ -158,8 +165,11 @@ function forward(upstream, incoming, body, clientAddress) {
         answer.on('end', () => {
           const out = new Headers()
           for (const [name, value] of Object.entries(answer.headers))
-            if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value)
-          resolve({ status: answer.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) })
+            if (value !== undefined && ![...HOP_BY_HOP, 'content-encoding'].includes(name))
+              out.set(name, Array.isArray(value) ? value.join(', ') : value)
+          const status = answer.statusCode ?? 502
+          const bytes = Buffer.concat(chunks)
+          resolve(new Response(bytes.length ? bytes : null, { status, headers: out }))
         })
         answer.on('error', reject)
       }
@@ -169,35 +179,14 @@ function forward(upstream, incoming, body, clientAddress) {
   })
 }
 
-/** The caching policy this cache obeys: the most specific header the answer has. */
-function policyOf(/** @type {Headers} */ headers, /** @type {Mode} */ mode) {
-  if (mode === 'cache-control-only') return headers.get('Cache-Control') ?? ''
-  return (
-    headers.get('Cloudflare-CDN-Cache-Control') ??
-    headers.get('CDN-Cache-Control') ??
-    headers.get('Cache-Control') ??
-    ''
-  )
-}
-
-/** Milliseconds a shared cache may serve the answer without asking the worker. */
-function freshness(/** @type {string} */ policy) {
-  if (/no-store|private|no-cache/.test(policy)) return 0
-  const sMaxage = /s-maxage=(\d+)/.exec(policy)?.[1]
-  const maxAge = /(?:^|[\s,])max-age=(\d+)/.exec(policy)?.[1]
-  return Number(sMaxage ?? maxAge ?? 0) * 1000
-}
-
 /**
- * @param {import('node:http').ServerResponse} response
- * @param {number} status
- * @param {[string, string][]} headers
- * @param {Buffer} body
- * @param {Record<string, string>} extra
+ * `answer` with its headers changed by `change`, and its status `status`.
+ * @param {Response} answer
+ * @param {(headers: Headers) => void} change
+ * @param {number} [status]
  */
-function send(response, status, headers, body, extra) {
-  const out = new Headers(headers)
-  for (const [name, value] of Object.entries(extra)) out.set(name, value)
-  response.writeHead(status, Object.fromEntries(out))
-  response.end(status === 304 ? undefined : body)
+function withHeaders(answer, change, status = answer.status) {
+  const headers = new Headers(answer.headers)
+  change(headers)
+  return new Response(answer.body, { status, headers })
 }
