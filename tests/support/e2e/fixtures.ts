@@ -12,9 +12,6 @@
  * - `phone` / `desktop`: context presets for `test.use(phone)` (375x812 touch, 1280x800); `viewports` holds the sizes.
  * - `screenshot(page, name)`: a full-page PNG in tests/e2e/screenshots/<name>.png (git-ignored) for humans to look at.
  */
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import {
   test as base,
   expect,
@@ -23,6 +20,7 @@ import {
   type Response,
 } from '@playwright/test'
 import { isAborted, ProblemLog } from './engines/problem-log'
+import { screenshotFile } from './engines/screenshots'
 
 export { expect }
 export type { Page, Response }
@@ -138,12 +136,9 @@ export async function scrollToIsland(page: Page, name: string): Promise<void> {
   await page.locator(`[data-island="${name}"][data-hydrated="true"]`).waitFor({ state: 'attached' })
 }
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url))
-
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`)
+  const file = screenshotFile(name)
   await page.screenshot({ path: file, fullPage: true })
   return file
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url))
+const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url))
 
 export function screenshotFile(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true })
