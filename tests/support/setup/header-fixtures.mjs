@@ -13,7 +13,10 @@ import sharp from 'sharp'
 
 /** Bump when the fixtures change, so old files are not reused (sharp's version is part of the name too). */
 const VERSION = 'v1'
-const CACHE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.wrangler/test')
+const CACHE_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../.wrangler/test'
+)
 
 const WIDTH = 333
 const HEIGHT = 222
