@@ -21,13 +21,12 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 import { parse as parseToml } from 'smol-toml'
 import { serverLogFile, startSite } from '../lib/local-site.mjs'
+import { parseOperatorOptions, UsageError } from '../lib/operator-options.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const ENVIRONMENTS = ['staging', 'production']
 const OPERATOR_ACCEPT = path.join(ROOT, 'content-check.accept')
 const REFERENCE_ACCEPT = path.join(ROOT, 'content-service/seed/content-check.accept')
 /** Spec section 7's time-out of a backend call (and each original's) when API_TIMEOUT_MS is not set. */
@@ -35,35 +34,18 @@ const TIMEOUT_MS = 10_000
 const USAGE =
   'usage: npm run content:check -- [--api <origin> [--product <name>] | --env staging|production] [--json] [--check] [--accept <file>]'
 
-class UsageError extends Error {}
-
 function options() {
-  let parsed
-  try {
-    parsed = parseArgs({
-      options: {
-        api: { type: 'string' },
-        product: { type: 'string' },
-        env: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        check: { type: 'boolean', default: false },
-        accept: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
-  } catch (error) {
-    throw new UsageError(error.message)
-  }
-  if (parsed.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  if (parsed.env !== undefined && !ENVIRONMENTS.includes(parsed.env))
-    throw new UsageError(
-      `--env must be ${ENVIRONMENTS.join(' or ')}, not ${JSON.stringify(parsed.env)}`
-    )
+  const parsed = parseOperatorOptions(
+    {
+      api: { type: 'string' },
+      product: { type: 'string' },
+      env: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+      accept: { type: 'string' },
+    },
+    USAGE
+  )
   if (parsed.api !== undefined && !/^https?:\/\/[^/]+\/?$/.test(parsed.api))
     throw new UsageError(
       `--api must be an http(s) origin, such as https://cms.example.am, not ${JSON.stringify(parsed.api)}`

@@ -15,45 +15,27 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
 import { checkFailures, formatReport, formatValue, gatherReport } from '../lib/vitals/report.mjs'
 import { countryCode, dayCount, QueryRefused } from '../lib/vitals/sql.mjs'
 import { DEFAULT_API_BASE_URL, runQuery, SqlApiError } from '../lib/vitals/sql-api.mjs'
+import { parseOperatorOptions, UsageError } from '../lib/operator-options.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const ENVIRONMENTS = ['production', 'staging']
 const USAGE =
   'usage: npm run vitals -- [--env production|staging] [--days 1-90] [--country AM] [--json] [--check]'
 
-class UsageError extends Error {}
-
 function options() {
-  let parsed
-  try {
-    parsed = parseArgs({
-      options: {
-        env: { type: 'string', default: 'production' },
-        days: { type: 'string', default: '7' },
-        country: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        check: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
-  } catch (error) {
-    throw new UsageError(error.message)
-  }
-  if (parsed.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  if (!ENVIRONMENTS.includes(parsed.env))
-    throw new UsageError(
-      `--env must be ${ENVIRONMENTS.join(' or ')}, not ${JSON.stringify(parsed.env)}`
-    )
+  const parsed = parseOperatorOptions(
+    {
+      env: { type: 'string', default: 'production' },
+      days: { type: 'string', default: '7' },
+      country: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+    },
+    USAGE
+  )
   return {
     env: parsed.env,
     days: dayCount(parsed.days),
