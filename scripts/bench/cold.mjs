@@ -52,13 +52,7 @@ import { signedJsonHeaders } from '../lib/publish-signing.mjs'
 import { startFakeBackend } from '../lib/fake-backend.mjs'
 import { createEdgeCache } from '../lib/edge-cache.mjs'
 import { openProfiler } from './cold/cpu-profile.mjs'
-import {
-  chainBeforeFirstByte,
-  chainText,
-  LEVEL_NAMES,
-  stepsLeaving,
-  unitsByKind,
-} from './cold/levels.mjs'
+import { chainText, LEVEL_NAMES, stepKinds, unitsByKind } from './cold/levels.mjs'
 import { writeVisitModel } from './cold/model-report.mjs'
 import { measureStartup } from './startup.mjs'
 import { BROWSER, everyPage, loadAverage, median } from './shared.mjs'
@@ -148,9 +142,13 @@ async function measureMinimalWorker() {
 }
 
 /**
+ * A visit's `steps` are the chain before the first byte as the recorder measured it, `leaving` how
+ * many of them can leave the location (both from scripts/lib/io-chain.ts, in the worker), `chain`
+ * the kinds of each step's calls (what the visit model reads).
  * @typedef {import('./cold/levels.mjs').IoRecord} IoRecord
- * @typedef {{ status: number, edgeHeader: string, chain: string[][], cpuMs: number,
- *   records: IoRecord[] }} Visit
+ * @typedef {import('../lib/io-chain.ts').IoStep} IoStep
+ * @typedef {{ status: number, edgeHeader: string, steps: IoStep[], leaving: number,
+ *   chain: string[][], cpuMs: number, records: IoRecord[] }} Visit
  * @typedef {{ levels: Record<'c' | 'd' | 'e' | 'f', Visit[]>, beacons: { records: IoRecord[],
  *   cpuMs: number, invocations: number }, cron: { idle: Invocations, due: Invocations },
  *   change: Invocations, renditions: number, page: string, edge: object }} Measured
@@ -247,7 +245,7 @@ async function measureEdge(site) {
       outcome,
       invocations: traces.length,
       records: traces.flatMap((trace) => trace.records),
-      chains: traces.map((trace) => chainBeforeFirstByte(trace.records)),
+      chains: traces.map((trace) => trace.steps),
       statuses: asked.map(({ status }) => status),
       arrivedAgeS: copy ? Math.round(copy.age()) : undefined,
       freshS: copy ? Math.round(copy.maxAge() - copy.age()) : undefined,
@@ -305,7 +303,9 @@ async function visit(site, profiler, id) {
   return {
     status: response.status,
     edgeHeader: response.headers.get('Cloudflare-CDN-Cache-Control') ?? '',
-    chain: chainBeforeFirstByte(trace.records),
+    steps: trace.steps,
+    leaving: trace.leaving,
+    chain: stepKinds(trace.steps),
     cpuMs,
     records: trace.records,
   }
@@ -463,15 +463,15 @@ function printLevels(report, measured, floor) {
     const visits = measured.levels[level]
     const typical = visits.at(-1)
     const units = unitsByKind(typical.records)
-    const leaving = [...new Set(visits.map((one) => stepsLeaving(one.chain)))]
-    const local = [...new Set(visits.map((one) => one.chain.length - stepsLeaving(one.chain)))]
+    const leaving = [...new Set(visits.map((one) => one.leaving))]
+    const local = [...new Set(visits.map((one) => one.steps.length - one.leaving))]
     const minimal = level === 'c' ? floor.warmCpuMs : floor.firstCpuMs
     const cpu = median(visits.map((one) => one.cpuMs))
     rows.push({
       level: LEVEL_NAMES[level],
       'steps that can leave the location': leaving.join(' or '),
       'local steps': local.join(' or '),
-      'chain before the first byte': chainText(typical.chain),
+      'chain before the first byte': chainText(typical.steps),
       'worker invocations': 1,
       'KV reads (all)': units['kv-read'] ?? 0,
       'KV writes': units['kv-write'] ?? 0,
@@ -482,7 +482,7 @@ function printLevels(report, measured, floor) {
   }
   report.table(rows)
   for (const level of /** @type {const} */ (['c', 'd', 'e', 'f'])) {
-    const chains = [...new Set(measured.levels[level].map((one) => chainText(one.chain)))]
+    const chains = [...new Set(measured.levels[level].map((one) => chainText(one.steps)))]
     if (chains.length > 1)
       report.text(`${LEVEL_NAMES[level]}: the runs' chains differed: ${chains.join('; ')}`)
   }

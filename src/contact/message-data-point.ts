@@ -15,6 +15,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../env'
 import type { DeviceClass } from '../shared/telemetry'
 import type { Lng } from '../shared/languages'
+import { countryOf, writeVitalsPoint } from '../observability/vitals-dataset'
 
 export const MESSAGE_POINT = 'message'
 
@@ -36,15 +37,12 @@ export function deviceClassOf(headers: Headers): DeviceClass {
 
 /** Writes the message's data point, or logs it where no dataset is bound (tests, local development). */
 export function writeMessagePoint(c: Context<AppEnv>, { page, lng, project }: MessagePoint): void {
-  const cf = c.req.raw.cf as { country?: unknown } | undefined
-  const country = typeof cf?.country === 'string' ? cf.country : ''
-  const point = {
-    indexes: [MESSAGE_POINT],
-    blobs: [MESSAGE_POINT, page, lng, project, deviceClassOf(c.req.raw.headers), country],
-  }
+  const device = deviceClassOf(c.req.raw.headers)
   try {
-    if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
-    else console.log(`telemetry ${JSON.stringify(point)}`)
+    writeVitalsPoint(c, {
+      indexes: [MESSAGE_POINT],
+      blobs: [MESSAGE_POINT, page, lng, project, device, countryOf(c)],
+    })
   } catch (error) {
     // A message is never refused for its count.
     console.warn(`contact: message data point not written: ${String(error)}`)

@@ -20,14 +20,11 @@ import { LANGUAGES } from '../shared/languages'
 export const PROJECTS_PATH = '/enterprises'
 
 /**
- * The characters of an id the address can carry as it is: letters, digits, '_', '.' and '~'.
- * Not '-', which ends the id inside the slug, and nothing that would need percent-encoding.
- */
-const ID_PART = /^[A-Za-z0-9_.~]*[A-Za-z0-9][A-Za-z0-9_.~]*$/
-/**
- * A reference to a project from outside its page (the contact page's `?project=`, the form's
- * hidden field): an id as an address carries it, at most 64 characters. Only its shape is checked
- * here; whether a project has that id is the enterprises payload's to say (`projectsOf`).
+ * An id the address can carry as it is, and a reference to a project from outside its page (the
+ * contact page's `?project=`, the form's hidden field) can name: letters, digits, '_', '.' and '~',
+ * at most 64 characters. Not '-', which ends the id inside the slug, and nothing that would need
+ * percent-encoding. Only its shape is checked here; whether a project has that id is the
+ * enterprises payload's to say (`projectsOf`).
  */
 export const PROJECT_ID_PATTERN = /^(?=.{1,64}$)[A-Za-z0-9_.~]*[A-Za-z0-9][A-Za-z0-9_.~]*$/
 /** Readable parts are cut to this many characters (at a word boundary). */
@@ -112,7 +109,7 @@ export function projectsOf(payload: EnterprisesPayload): Projects {
   payload.enterprises.forEach((item, index) => {
     const id = idOf(item)
     if (!id) return problems.push({ index, problem: 'no-id' })
-    if (!ID_PART.test(id)) return problems.push({ index, problem: 'unusable-id' })
+    if (!PROJECT_ID_PATTERN.test(id)) return problems.push({ index, problem: 'unusable-id' })
     if (byId.has(id)) return problems.push({ index, problem: 'duplicate-id' })
     if (LANGUAGES.some((lng) => pickLocalized(item, 'title', lng).trim() === ''))
       return problems.push({ index, problem: 'no-title' })

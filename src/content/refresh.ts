@@ -69,8 +69,11 @@ export type RefreshOptions = {
   timeoutMs?: number
   /** The site's origin, when a request on it asked for the refresh (the publish hook); for listeners. */
   origin?: string
-  /** Told about each payload that could not be refreshed (its last good entry stays). */
-  onError?: (error: unknown, context: { key: string }) => void
+  /**
+   * Told about each payload that could not be refreshed (its last good entry stays), with its tag
+   * (as `failed` lists it), and about other errors, without one.
+   */
+  onError?: (error: unknown, context: { key: string; tag?: string }) => void
   /** Told about each payload loaded from the backend, as sent and as parsed (the publish hook's content report). */
   onLoaded?: ContentClientOptions['onLoaded']
 }
@@ -133,7 +136,7 @@ export async function refreshPayloads(options: RefreshOptions): Promise<RefreshR
     const source = due[index]!
     if (outcome.status === 'rejected') {
       report.failed.push(source.tag)
-      options.onError?.(outcome.reason, { key: source.key })
+      options.onError?.(outcome.reason, { key: source.key, tag: source.tag })
       return
     }
     report.refreshed.push(source.tag)

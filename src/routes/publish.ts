@@ -65,10 +65,8 @@ publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
     purgeUnchanged: request.data.purgeUnchanged,
     origin: new URL(c.req.url).origin,
     onLoaded: (path, loaded) => loads.set(payloadTag(path), loaded),
-    onError: (error, { key }) => {
-      // A ContentError's message starts with the payload's path.
-      const message = error instanceof Error ? error.message : String(error)
-      errors.set(payloadTag(message.split(': ')[0] ?? ''), message)
+    onError: (error, { key, tag }) => {
+      if (tag) errors.set(tag, error instanceof Error ? error.message : String(error))
       console.warn(`publish: ${key}: ${String(error)}`)
       reportError(c, error, 'backend', { backend_key: key })
     },

@@ -36,6 +36,7 @@ import {
   type ClientErrorsBeacon,
   type VitalsBeacon,
 } from '../shared/telemetry'
+import { countryOf, writeVitalsPoint, type DataPoint } from '../observability/vitals-dataset'
 
 /** The beacons' schemas, loaded (with zod) on the first beacon, not when a new isolate starts. */
 const loadSchemas = () => import('./telemetry-schemas')
@@ -142,18 +143,7 @@ async function readBeacon<S extends z.ZodType>(
   return parsed.success ? parsed.data : null
 }
 
-type DataPoint = { indexes: [string]; blobs: string[]; doubles: number[] }
-
 /** Writes one beacon's data points, never more than MAX_ROWS_PER_BEACON (the schemas already keep them within it). */
 function writeRows(c: Context<AppEnv>, points: DataPoint[]) {
-  const rows = points.slice(0, MAX_ROWS_PER_BEACON)
-  for (const point of rows) {
-    if (c.env.VITALS) c.env.VITALS.writeDataPoint(point)
-    else console.log(`telemetry ${JSON.stringify(point)}`)
-  }
-}
-
-function countryOf(c: Context<AppEnv>): string {
-  const cf = c.req.raw.cf as { country?: unknown } | undefined
-  return typeof cf?.country === 'string' ? cf.country : ''
+  for (const point of points.slice(0, MAX_ROWS_PER_BEACON)) writeVitalsPoint(c, point)
 }

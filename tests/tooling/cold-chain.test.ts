@@ -1,19 +1,14 @@
 /// <reference types="node" />
 /**
- * The one recorder of I/O chains (scripts/lib/io-chain.ts), as the cold bench reads it
- * (scripts/bench/cold/levels.mjs): calls made side by side share a step and a call that waited for
+ * The one recorder of I/O chains (scripts/lib/io-chain.ts), and its steps as the cold bench shows
+ * them (scripts/bench/cold/levels.mjs): calls made side by side share a step and a call that waited for
  * another's answer comes in the next, whatever order the answers come in; the location's own calls
  * are let through before those that can leave it; only calls before the response are in the chain;
  * bulk reads bill per key.
  */
 import { describe, expect, it } from 'vitest'
 import { ioChain, recordedCache, recordedKv, stepsLeaving } from '../../scripts/lib/io-chain'
-import {
-  chainBeforeFirstByte,
-  chainText,
-  stepsLeaving as chainStepsLeaving,
-  unitsByKind,
-} from '../../scripts/bench/cold/levels.mjs'
+import { chainText, stepKinds, unitsByKind } from '../../scripts/bench/cold/levels.mjs'
 
 /** A KV namespace whose every read answers after `delays[key]` ms. */
 function slowKv(delays: Record<string, number>): KVNamespace {
@@ -50,9 +45,8 @@ describe('the recorded chain of a request', () => {
       ['kv-read CONTENT_CACHE:navbar', 'kv-read CONTENT_CACHE:contact'],
       ['kv-read CONTENT_CACHE:[3 keys]'],
     ])
-    const chainKinds = chainBeforeFirstByte(chain.calls)
-    expect(chainKinds).toEqual([['kv-read', 'kv-read'], ['kv-read']])
-    expect(chainText(chainKinds)).toBe('↗ 2 kv-read → ↗ kv-read')
+    expect(stepKinds(steps)).toEqual([['kv-read', 'kv-read'], ['kv-read']])
+    expect(chainText(steps)).toBe('↗ 2 kv-read → ↗ kv-read')
     expect(unitsByKind(chain.calls)).toEqual({ 'kv-read': 5, 'kv-write': 1 })
     // Started during the render, not awaited by the response: not in the chain.
     expect(chain.calls.at(-1)).toMatchObject({ kind: 'kv-write', wave: 0 })
@@ -76,9 +70,8 @@ describe('the recorded chain of a request', () => {
       },
     ])
     expect(stepsLeaving(steps)).toBe(1)
-    const kinds = chainBeforeFirstByte(chain.calls)
-    expect(chainStepsLeaving(kinds)).toBe(1)
-    expect(chainText(kinds)).toBe('· cache-read → ↗ 2 kv-read')
+    expect(stepKinds(steps)).toEqual([['cache-read'], ['kv-read', 'kv-read']])
+    expect(chainText(steps)).toBe('· cache-read → ↗ 2 kv-read')
   })
 
   it('records nothing outside a recorded invocation, and holds nothing when told not to', async () => {

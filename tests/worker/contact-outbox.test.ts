@@ -75,21 +75,6 @@ function consumerOutage(calls: number) {
   return { refused }
 }
 
-/** Waits until `check` holds, up to `ms`. */
-async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  ms = 30_000
-): Promise<T> {
-  const deadline = Date.now() + ms
-  let value = await read()
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    value = await read()
-  }
-  return value
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function outboxMessage(comments: string, overrides: Partial<OutboxMessage> = {}): OutboxMessage {
@@ -150,9 +135,12 @@ describe('a message the backend cannot take now, through the local queue', () =>
     expect(await response.json()).toEqual({ ok: true })
     expect(await storedMessages(comments)).toEqual([])
 
-    const stored = await eventually(
-      () => storedMessages(comments),
-      (rows) => rows.length > 0
+    const stored = await vi.waitUntil(
+      async () => {
+        const rows = await storedMessages(comments)
+        return rows.length > 0 && rows
+      },
+      { timeout: 30_000, interval: 200 }
     )
     expect(refused).toHaveLength(2)
     expect(stored).toEqual([{ ...VALID, comments, idempotency_key: refused[0] }])
@@ -168,12 +156,16 @@ describe('a message the backend cannot take now, through the local queue', () =>
     const comments = uniqueComments('dead letter')
     expect((await postJson(service.bindings, { ...VALID, comments })).status).toBe(200)
 
-    const id = await eventually(async () => refused[0], Boolean)
-    const kept = await eventually(
-      () =>
-        poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(DEAD_LETTER_PREFIX + id, 'json'),
-      (entry) => entry.value !== null,
-      60_000
+    const id = await vi.waitUntil(() => refused[0], { timeout: 30_000, interval: 200 })
+    const kept = await vi.waitUntil(
+      async () => {
+        const entry = await poolEnv.CONTACT_OUTBOX.getWithMetadata<DeadLetterMetadata>(
+          DEAD_LETTER_PREFIX + id,
+          'json'
+        )
+        return entry.value !== null && entry
+      },
+      { timeout: 60_000, interval: 200 }
     )
     expect(refused).toHaveLength(CONTACT_MAX_RETRIES + 1)
     expect(kept.value).toMatchObject({ id, message: { ...VALID, comments } })
@@ -554,9 +546,12 @@ describe('resending dead letters (POST /api/contact/resend)', () => {
     expect(report.resent).toContain(message.id)
     expect(report.failed).toEqual([])
     expect(await poolEnv.CONTACT_OUTBOX.get(DEAD_LETTER_PREFIX + message.id)).toBeNull()
-    const stored = await eventually(
-      () => storedMessages(comments),
-      (rows) => rows.length > 0
+    const stored = await vi.waitUntil(
+      async () => {
+        const rows = await storedMessages(comments)
+        return rows.length > 0 && rows
+      },
+      { timeout: 30_000, interval: 200 }
     )
     expect(stored).toEqual([{ ...message.message, idempotency_key: message.id }])
   })

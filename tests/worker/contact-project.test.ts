@@ -28,6 +28,7 @@ import {
   uniqueComments,
   VALID,
 } from '../support/worker/contact'
+import { recordingDataset } from '../support/worker/recording-dataset'
 import { signedNow } from '../support/worker/signed-call'
 import { select, selectOne } from '../support/worker/views'
 import { fetchPage } from '../support/worker/worker'
@@ -43,28 +44,9 @@ const TITLE: Record<Lng, 'arm_title' | 'title' | 'ru_title'> = {
 const arabkir = seed.enterprises[0]!
 const ARABKIR_PAGE = '/enterprises/1-arabkir-residence'
 
-/** Waits until `read` gives a non-empty list, up to 30 s. */
-async function eventually<T>(read: () => Promise<T[]>): Promise<T[]> {
-  const deadline = Date.now() + 30_000
-  let value = await read()
-  while (!value.length && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    value = await read()
-  }
-  return value
-}
-
 /** The note the comments end with, for Arabkir Residence asked about in `lng`. */
 function arabkirNote(lng: Lng): string {
   return `\n\n${getT(lng)('contact.projectLabel')}: ${arabkir[TITLE[lng]]}\nhttp://localhost${localizePath(ARABKIR_PAGE, lng)}`
-}
-
-function recordingDataset() {
-  const points: AnalyticsEngineDataPoint[] = []
-  const dataset: AnalyticsEngineDataset = {
-    writeDataPoint: (point) => void points.push(point ?? {}),
-  }
-  return { points, dataset }
 }
 
 async function page(path: string, env: Bindings = bindings) {
@@ -249,7 +231,13 @@ describe('a message about a project', () => {
     expect(sent.body.message).toEqual({ ...VALID, comments: comments + arabkirNote('en') })
 
     // The test pool's consumer delivers it through the pool's own CONTENT binding, which is up.
-    const stored = await eventually(() => storedMessages(comments + arabkirNote('en')))
+    const stored = await vi.waitUntil(
+      async () => {
+        const rows = await storedMessages(comments + arabkirNote('en'))
+        return rows.length > 0 && rows
+      },
+      { timeout: 30_000, interval: 200 }
+    )
     expect(stored).toMatchObject([{ ...VALID, comments: comments + arabkirNote('en') }])
   }, 60_000)
 
@@ -294,7 +282,13 @@ describe('a message about a project', () => {
       }
     )
     expect(await resent.json()).toMatchObject({ resent: [body.id] })
-    const stored = await eventually(() => storedMessages(comments + arabkirNote('ru')))
+    const stored = await vi.waitUntil(
+      async () => {
+        const rows = await storedMessages(comments + arabkirNote('ru'))
+        return rows.length > 0 && rows
+      },
+      { timeout: 30_000, interval: 200 }
+    )
     expect(stored).toMatchObject([{ ...VALID, comments: comments + arabkirNote('ru') }])
   }, 60_000)
 })

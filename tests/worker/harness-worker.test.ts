@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BYPASS_HEADER, BYPASS_TOKEN_HEADER } from '../../scripts/lib/harness-worker/cache-bypass'
 import { FLOOR_PAGE_HTML, FLOOR_PAGE_PATH } from '../../scripts/lib/harness-worker/floor-page'
 import { fakeBackend } from '../support/worker/fake-backend'
+import { recordingDataset } from '../support/worker/recording-dataset'
 import { fetchPage, fetchThroughHarness } from '../support/worker/worker'
 
 let backend: ReturnType<typeof fakeBackend> | undefined
@@ -113,10 +114,7 @@ describe("the beacons' echo", () => {
 
   it('answers with the data points written through the harness (the browser tests), and 204 from the site itself', async () => {
     backend = fakeBackend()
-    const points: AnalyticsEngineDataPoint[] = []
-    const VITALS: AnalyticsEngineDataset = {
-      writeDataPoint: (point) => void points.push(point ?? {}),
-    }
+    const { points, dataset: VITALS } = recordingDataset()
     const echoed = await send(fetchThroughHarness, backend.env({ VITALS }))
     expect(echoed.status).toBe(200)
     expect(echoed.headers.get('Cache-Control')).toBe('no-store')

@@ -9,20 +9,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import type { ClientErrorsBeacon, VitalsBeacon } from '../../src/shared/telemetry'
+import { recordingDataset } from '../support/worker/recording-dataset'
 
 afterEach(() => {
   vi.restoreAllMocks()
 })
 
 const ORIGIN = 'https://www.erebuni.example'
-
-function fakeDataset() {
-  const points: AnalyticsEngineDataPoint[] = []
-  const dataset: AnalyticsEngineDataset = {
-    writeDataPoint: (point) => void points.push(point ?? {}),
-  }
-  return { points, dataset }
-}
 
 type PostOptions = {
   headers?: Record<string, string>
@@ -90,7 +83,7 @@ const clientErrors: ClientErrorsBeacon = {
 
 describe('POST /api/vitals', () => {
   it('writes one data point per metric with its page key and language', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const response = await post('/api/vitals', vitals, { bindings: { VITALS: dataset } })
     expect(response.status).toBe(204)
     expect(response.headers.get('Cache-Control')).toBe('no-store')
@@ -120,7 +113,7 @@ describe('POST /api/vitals', () => {
   })
 
   it("writes the page view's device class, version and server timing into every metric's data point", async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const beacon: VitalsBeacon = {
       ...vitals,
       device: 'phone',
@@ -164,7 +157,7 @@ describe('POST /api/vitals', () => {
   })
 
   it('accepts a beacon sent as application/json, or without Origin from the same site', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const bindings = { VITALS: dataset }
     expect(
       (
@@ -187,14 +180,14 @@ describe('POST /api/vitals', () => {
     ['another scheme of this host', { Origin: 'http://www.erebuni.example' }],
     ['no Origin and a cross-site fetch', { Origin: '', 'Sec-Fetch-Site': 'cross-site' }],
   ])('refuses a beacon from %s with 403', async (_, headers) => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const response = await post('/api/vitals', vitals, { headers, bindings: { VITALS: dataset } })
     expect(response.status).toBe(403)
     expect(points).toHaveLength(0)
   })
 
   it('refuses a body over 4 KB with 413, with or without Content-Length', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const big = { ...vitals, page: `/${'a'.repeat(5000)}` }
     expect((await post('/api/vitals', big, { bindings: { VITALS: dataset } })).status).toBe(413)
     const stream = new Blob([JSON.stringify(big)]).stream()
@@ -232,7 +225,7 @@ describe('POST /api/vitals', () => {
     ['an unknown cache level', JSON.stringify({ ...vitals, served: { cache: 'cdn' } })],
     ['a negative server time', JSON.stringify({ ...vitals, served: { cache: 'miss', ms: -5 } })],
   ])('refuses %s with 400', async (_, body) => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const response = await post('/api/vitals', null, { body, bindings: { VITALS: dataset } })
     expect(response.status).toBe(400)
     expect(points).toHaveLength(0)
@@ -241,7 +234,7 @@ describe('POST /api/vitals', () => {
 
 describe('POST /api/client-errors', () => {
   it('writes one data point per error', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const response = await post('/api/client-errors', clientErrors, {
       bindings: { VITALS: dataset },
     })
@@ -279,7 +272,7 @@ describe('POST /api/client-errors', () => {
   })
 
   it('refuses a cross-site report and a malformed one', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const bindings = { VITALS: dataset }
     expect(
       (
@@ -313,41 +306,32 @@ describe('POST /api/client-errors', () => {
   })
 })
 
-/** A limiter that allows the first `allowed` beacons and refuses the rest, recording every key it was asked about. */
-function countingLimiter(allowed: number) {
-  const keys: string[] = []
-  const binding = {
-    limit: async ({ key }: { key: string }) => (
-      keys.push(key),
-      { success: keys.length <= allowed }
-    ),
-  } as unknown as RateLimit
-  return { keys, binding }
-}
-
-/** wrangler.toml's TELEMETRY_RATE_LIMITER: `simple = { limit = 60, period = 60 }` (tests/tooling/telemetry-limit-config.test.ts checks it). */
-const TELEMETRY_LIMIT_PER_PERIOD = 60
-
 /**
- * A limiter as the platform's `simple` one counts, per key and per window, but with windows the
- * test moves on (`nextWindow`) rather than the wall clock's minutes: a flood's outcome then never
- * depends on how fast the machine sends it.
+ * A limiter as the platform's `simple` one counts, per key and per window: it allows each key's
+ * first `limit` beacons in a window and refuses the rest, recording every key it was asked about.
+ * Its windows are the ones the test moves on (`nextWindow`), not the wall clock's minutes: a
+ * flood's outcome then never depends on how fast the machine sends it.
  */
-function windowedLimiter(limit: number) {
+function countingLimiter(limit: number) {
+  const keys: string[] = []
   let counts = new Map<string, number>()
   const binding = {
     limit: async ({ key }: { key: string }) => {
+      keys.push(key)
       const count = (counts.get(key) ?? 0) + 1
       counts.set(key, count)
       return { success: count <= limit }
     },
   } as unknown as RateLimit
-  return { binding, nextWindow: () => void (counts = new Map()) }
+  return { keys, binding, nextWindow: () => void (counts = new Map()) }
 }
+
+/** wrangler.toml's TELEMETRY_RATE_LIMITER: `simple = { limit = 60, period = 60 }` (tests/tooling/telemetry-limit-config.test.ts checks it). */
+const TELEMETRY_LIMIT_PER_PERIOD = 60
 
 describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   it('refuses a flood with 429 and Retry-After once past the limit, before reading the body: a refused beacon writes no row', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const limiter = countingLimiter(3)
     const bindings = { VITALS: dataset, TELEMETRY_RATE_LIMITER: limiter.binding }
     const headers = { 'CF-Connecting-IP': '203.0.113.9' }
@@ -378,7 +362,7 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   })
 
   it('never limits local development, whose every tab and test is one loopback client', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const limiter = countingLimiter(1)
     const bindings = { VITALS: dataset, TELEMETRY_RATE_LIMITER: limiter.binding }
     for (const address of ['127.0.0.1', '::1']) {
@@ -409,8 +393,8 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   })
 
   it('with the configured limit, a flood from one client writes rows for at most the limit in a window, and the rest are refused', async () => {
-    const { points, dataset } = fakeDataset()
-    const limiter = windowedLimiter(TELEMETRY_LIMIT_PER_PERIOD)
+    const { points, dataset } = recordingDataset()
+    const limiter = countingLimiter(TELEMETRY_LIMIT_PER_PERIOD)
     const bindings = { VITALS: dataset, TELEMETRY_RATE_LIMITER: limiter.binding }
     const headers = { 'CF-Connecting-IP': '203.0.113.66' }
     const statuses: number[] = []
@@ -430,7 +414,7 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   })
 
   it("never refuses a visitor's own beacons: ten page views, each with its two vitals beacons and an error, while another client floods", async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const bindings = { VITALS: dataset }
     const flooder = { 'CF-Connecting-IP': '203.0.113.200' }
     for (let i = 0; i < 80; i++) await post('/api/vitals', vitals, { headers: flooder, bindings })
@@ -470,7 +454,7 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   })
 
   it('takes the largest beacon the client sends (eight metrics with the page view) within 4 KB', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const names = ['LCP', 'INP', 'CLS', 'TTFB', 'FCP', 'LCP', 'INP', 'CLS'] as const
     const beacon: VitalsBeacon = {
       page: `/en/enterprises/${'p'.repeat(120)}`,
@@ -492,7 +476,7 @@ describe('beacons are limited per client (TELEMETRY_RATE_LIMITER)', () => {
   })
 
   it('writes at most one row per metric or error, and refuses a beacon with more than its schema allows', async () => {
-    const { points, dataset } = fakeDataset()
+    const { points, dataset } = recordingDataset()
     const bindings = { VITALS: dataset }
     const metric = vitals.metrics[0]!
     expect(

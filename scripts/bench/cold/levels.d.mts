@@ -1,4 +1,6 @@
 /** Types of ./levels.mjs for the TypeScript tests. */
+import type { IoStep } from '../../lib/io-chain'
+
 export type IoRecord = {
   kind: string
   target: string
@@ -10,7 +12,7 @@ export type IoRecord = {
   lifetime?: number
 }
 export declare const LEVEL_NAMES: Record<'a' | 'b' | 'c' | 'd' | 'e' | 'f', string>
-export declare function chainBeforeFirstByte(records: IoRecord[]): string[][]
+export declare function stepKinds(steps: readonly IoStep[]): string[][]
 export declare function stepsLeaving(chain: string[][]): number
-export declare function chainText(chain: string[][]): string
+export declare function chainText(steps: readonly IoStep[]): string
 export declare function unitsByKind(records: IoRecord[]): Record<string, number>

@@ -23,22 +23,32 @@ export const LEVEL_NAMES = {
  *   beforeResponse: boolean, cacheTtl?: number, lifetime?: number }} IoRecord
  */
 
+/** @typedef {import('../../lib/io-chain.ts').IoStep} IoStep */
+
 /**
- * The kinds of the calls before the first byte, one list per step of the chain: calls in one list
- * ran side by side, each list waited for the one before (the recorder's waves,
- * scripts/lib/io-chain.ts). A call that ran after the response (wave 0) was not awaited by it.
- * @param {IoRecord[]} records
- * @returns {string[][]}
+ * The kind of each call of each step of a chain: the recorder names a call "<kind> <target>".
+ * @param {IoStep} step
+ * @returns {string[]}
  */
-export function chainBeforeFirstByte(records) {
-  const depth = Math.max(0, ...records.map((record) => record.wave))
-  return Array.from({ length: depth }, (_, index) =>
-    records.filter((record) => record.wave === index + 1).map((record) => record.kind)
-  )
+function kindsOf(step) {
+  return step.calls.map((call) => call.slice(0, call.indexOf(' ')))
 }
 
 /**
- * Whether each step of a chain can leave the location: when any of its calls can.
+ * The kinds of the calls of each step of a chain the recorder measured (its `steps`), for the
+ * visit model (./visit-model.mjs): calls in one list ran side by side, each list waited for the one
+ * before.
+ * @param {IoStep[]} steps
+ * @returns {string[][]}
+ */
+export function stepKinds(steps) {
+  return steps.map(kindsOf)
+}
+
+/**
+ * How many steps of a chain of kinds (`stepKinds`) can leave the location: those with a call that
+ * can. The visit model's table (./model-report.mjs) reads it; the bench's own counts take the
+ * recorder's steps (stepsLeaving in scripts/lib/io-chain.ts).
  * @param {string[][]} chain
  */
 export function stepsLeaving(chain) {
@@ -46,18 +56,18 @@ export function stepsLeaving(chain) {
 }
 
 /**
- * A chain as one line, each step marked local to the location (·) or able to leave it (↗):
- * "· cache-read → ↗ 5 kv-read ‖ backend".
- * @param {string[][]} chain
+ * A chain the recorder measured (its `steps`) as one line, each step marked local to the location
+ * (·) or able to leave it (↗), as the recorder marked it: "· cache-read → ↗ 5 kv-read ‖ backend".
+ * @param {IoStep[]} steps
  */
-export function chainText(chain) {
-  if (chain.length === 0) return '—'
-  return chain
-    .map((kinds) => {
+export function chainText(steps) {
+  if (steps.length === 0) return '—'
+  return steps
+    .map((step) => {
       const counts = new Map()
-      for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1)
+      for (const kind of kindsOf(step)) counts.set(kind, (counts.get(kind) ?? 0) + 1)
       const calls = [...counts].map(([kind, count]) => (count > 1 ? `${count} ${kind}` : kind))
-      return `${kinds.some(leavesLocation) ? '↗' : '·'} ${calls.join(' ‖ ')}`
+      return `${step.leaves ? '↗' : '·'} ${calls.join(' ‖ ')}`
     })
     .join(' → ')
 }

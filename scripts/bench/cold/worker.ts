@@ -28,6 +28,7 @@ import {
   recordedQueue,
   recordedRateLimit,
   recordFetch,
+  stepsLeaving,
   type IoCall,
   type IoChain,
   type IoStep,
@@ -35,12 +36,16 @@ import {
 
 type BenchBindings = Bindings & { BENCH_ORIGIN?: string }
 
-/** One invocation as the bench reads it: its calls, the chain before its response, its background work. */
+/**
+ * One invocation as the bench reads it: its calls, the chain before its response (and how many of
+ * its steps can leave the location, once it has responded), its background work.
+ */
 type Trace = {
   id: string
   label: string
   records: IoCall[]
   steps: IoStep[]
+  leaving: number
   responded: boolean
   pending: number
   settled: boolean
@@ -64,6 +69,7 @@ function newTrace(id: string, label: string, chain: IoChain): Trace {
     label,
     records: chain.calls,
     steps: chain.steps,
+    leaving: 0,
     responded: false,
     pending: 0,
     settled: false,
@@ -129,6 +135,7 @@ function recordedCtx(ctx: ExecutionContext, trace: Trace): ExecutionContext {
 }
 
 function settleIfIdle(trace: Trace) {
+  trace.leaving = stepsLeaving(trace.steps)
   trace.responded = true
   if (trace.pending === 0) trace.settled = true
 }

@@ -6,7 +6,7 @@
 import type { ContentReport, Gap } from './report-shape'
 
 /** The gap as the patterns see it. */
-export function gapLine(gap: Gap): string {
+export function gapLine(gap: Pick<Gap, 'page' | 'lng' | 'kind' | 'source' | 'field'>): string {
   return `${gap.page} ${gap.lng} ${gap.kind} ${gap.source} ${gap.field}`
 }
 

@@ -6,6 +6,7 @@
 import { LANGUAGES } from '../../shared/languages'
 import { describeProblems, projectPath, projectsOf } from '../projects'
 import type { EnterprisesPayload } from '../schemas'
+import { gapLine } from './accepted-gaps'
 import { findDictionaryGaps } from './dictionary-gaps'
 import { fixOf } from './fix-of'
 import type { PayloadLoads } from './payload-loads'
@@ -71,9 +72,7 @@ export function buildContentReport(
   }
   gaps.push(...findDictionaryGaps().map((finding) => ({ page: 'dictionaries', ...finding })))
   gaps.push(...(options.extra ?? []))
-  const unique = new Map(
-    gaps.map((gap) => [`${gap.page} ${gap.lng} ${gap.kind} ${gap.source} ${gap.field}`, gap])
-  )
+  const unique = new Map(gaps.map((gap) => [gapLine(gap), gap]))
   const listed = [...unique.values()].map((gap) => ({
     ...gap,
     fix: fixOf(gap),
