@@ -8,6 +8,9 @@ import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 
+/** How long a read waits for the service's write lock: a deadline, far beyond a write's time. */
+const BUSY_TIMEOUT_MS = 10_000
+
 export type StoredMessage = {
   name: string
   email: string
@@ -23,7 +26,12 @@ export function storedMessages(state: string, comments: string): StoredMessage[]
   )
   if (files.length !== 1)
     throw new Error(`expected one D1 database in ${folder}, found ${files.join(', ') || 'none'}`)
-  const database = new DatabaseSync(path.join(folder, files[0]!), { readOnly: true })
+  // The running service may be writing: SQLite waits up to BUSY_TIMEOUT_MS for its lock (SQLITE_BUSY,
+  // "database is locked", was seen beside a busy machine's write).
+  const database = new DatabaseSync(path.join(folder, files[0]!), {
+    readOnly: true,
+    timeout: BUSY_TIMEOUT_MS,
+  })
   try {
     const rows = database
       .prepare('SELECT name, email, comments, idempotency_key FROM messages WHERE comments = ?')
