@@ -16,6 +16,7 @@ import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Island } from './island'
 import { Footer } from './layout/footer'
+import { LanguageOffers } from './layout/language-offer'
 import { Navbar } from './layout/navbar'
 import type { Shell } from './shell'
 
@@ -91,6 +92,7 @@ export function Document({ shell, version, children }: DocumentProps) {
         <a className="skip-link" href="#main">
           {t('ui.skipToContent')}
         </a>
+        <LanguageOffers shell={shell} />
         <Navbar shell={shell} />
         <main id="main">{children}</main>
         <Footer shell={shell} />
