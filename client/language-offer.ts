@@ -45,10 +45,8 @@ function showPreferredOffer(offers: HTMLElement[]): void {
     offer.hidden = offer.lang !== preferred
     const link = offer.querySelector('a')
     // The same page in that language, with the address's query and hash as they are now.
-    if (link && !offer.hidden) {
-      link.search = location.search
-      link.hash = location.hash
-    }
+    if (link && !offer.hidden)
+      link.setAttribute('href', link.pathname + location.search + location.hash)
   }
   root.toggleAttribute(
     OFFERED,
