@@ -173,24 +173,27 @@ test.describe('without JavaScript', () => {
   })
 })
 
-/** The page's layout shifts so far, without those right after the visitor's input. */
+/** Adds up every layout shift of the page's documents from their start, in `window.layoutShifts`. */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean }
+    const record = { score: 0 }
+    Object.assign(window, { layoutShifts: record })
+    new PerformanceObserver((list) => {
+      for (const shift of list.getEntries() as Shift[])
+        if (!shift.hadRecentInput) record.score += shift.value
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+}
+
+/** The page's layout shift score so far, once its fonts are in and the frames after are drawn. */
 async function layoutShiftScore(page: Page): Promise<number> {
   return page.evaluate(async () => {
     await document.fonts.ready
-    // Two frames, so that a shift the last change caused has been reported.
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
-    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean }
-    return new Promise<number>((resolve) => {
-      new PerformanceObserver((list, observer) => {
-        observer.disconnect()
-        const shifts = list.getEntries() as Shift[]
-        resolve(
-          shifts.filter((shift) => !shift.hadRecentInput).reduce((sum, s) => sum + s.value, 0)
-        )
-      }).observe({ type: 'layout-shift', buffered: true })
-      // No shift at all: the observer has no entries to call back with.
-      setTimeout(() => resolve(0), 500)
-    })
+    // The observer's callback is a task of its own: let it run.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    return (window as unknown as { layoutShifts: { score: number } }).layoutShifts.score
   })
 }
 
@@ -218,6 +221,7 @@ for (const [screen, device] of [
     test('no page shifts, and the offer covers neither its heading nor the contact form', async ({
       page,
     }) => {
+      await recordLayoutShifts(page)
       for (const address of PAGE_ADDRESSES) {
         const offered = otherLanguage(address)
         // The visitor chose that language earlier: stored before the page's own scripts run.
@@ -332,19 +336,40 @@ test.describe('a prerendered page', () => {
     await page.waitForSelector('[data-language-offer="ru"]:not([hidden])')
 
     const contactLink = 'nav a[href="/en/contact-us"]'
+    // The prerendered page, seen from its own target (found through target discovery, which
+    // leaves prerendering on, where a page's Preload domain would turn it off).
+    const discovery = await browser.target().createCDPSession()
+    let prerenderTarget: string | undefined
+    discovery.on('Target.targetInfoChanged', ({ targetInfo }) => {
+      if (targetInfo.subtype === 'prerender' && targetInfo.url === `${baseURL}/en/contact-us`)
+        prerenderTarget = targetInfo.targetId
+    })
+    await discovery.send('Target.setDiscoverTargets', { discover: true })
     await page.hover(contactLink)
-    // The prerendered page, seen from its own target: it offers Russian while it waits.
-    const target = await browser.waitForTarget(
-      (candidate) => candidate.url() === `${baseURL}/en/contact-us`,
-      { timeout: 30_000 }
-    )
-    const prerendered = await target.asPage()
-    await prerendered.waitForFunction(
-      () =>
-        (document as Document & { prerendering?: boolean }).prerendering === true &&
-        document.querySelector('[data-language-offer="ru"]:not([hidden])') !== null,
-      { timeout: 30_000 }
-    )
+    await expect
+      .poll(() => prerenderTarget, { message: 'the contact page is prerendered', timeout: 30_000 })
+      .toBeDefined()
+    const { sessionId } = await discovery.send('Target.attachToTarget', {
+      targetId: prerenderTarget!,
+      flatten: true,
+    })
+    const prerendered = discovery.connection()!.session(sessionId)!
+    // While it waits to be shown, it offers Russian: the entry decided as the page was prerendered.
+    await expect
+      .poll(
+        async () =>
+          (
+            await prerendered.send('Runtime.evaluate', {
+              expression:
+                "document.prerendering && document.documentElement.hasAttribute('data-language-offered')",
+              returnByValue: true,
+            })
+          ).result.value as boolean,
+        { message: 'the prerendered page offers Russian', timeout: 30_000 }
+      )
+      .toBe(true)
+    await discovery.send('Target.detachFromTarget', { sessionId })
+    await discovery.detach()
 
     await page.mouse.move(0, 700)
     await page.click('[data-language-offer="ru"] button')
