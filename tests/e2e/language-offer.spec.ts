@@ -173,27 +173,41 @@ test.describe('without JavaScript', () => {
   })
 })
 
-/** Adds up every layout shift of the page's documents from their start, in `window.layoutShifts`. */
+/**
+ * Records every layout shift of the page's documents from their start, in `window.layoutShifts`:
+ * the score, and what moved in each shift (for the failure message).
+ */
 async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean }
-    const record = { score: 0 }
+    type Shift = PerformanceEntry & {
+      value: number
+      hadRecentInput: boolean
+      sources: { node?: Node }[]
+    }
+    const record = { score: 0, moved: [] as string[] }
     Object.assign(window, { layoutShifts: record })
+    const describe = (node?: Node) =>
+      node instanceof Element ? `${node.localName}.${node.className}` : String(node?.nodeName)
     new PerformanceObserver((list) => {
-      for (const shift of list.getEntries() as Shift[])
-        if (!shift.hadRecentInput) record.score += shift.value
+      for (const shift of list.getEntries() as Shift[]) {
+        if (shift.hadRecentInput) continue
+        record.score += shift.value
+        record.moved.push(
+          `${shift.value.toFixed(4)}: ${shift.sources.map((source) => describe(source.node)).join(', ')}`
+        )
+      }
     }).observe({ type: 'layout-shift', buffered: true })
   })
 }
 
-/** The page's layout shift score so far, once its fonts are in and the frames after are drawn. */
-async function layoutShiftScore(page: Page): Promise<number> {
+/** The page's layout shifts so far, once its fonts are in and the frames after are drawn. */
+async function layoutShifts(page: Page): Promise<{ score: number; moved: string[] }> {
   return page.evaluate(async () => {
     await document.fonts.ready
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
     // The observer's callback is a task of its own: let it run.
     await new Promise((resolve) => setTimeout(resolve, 0))
-    return (window as unknown as { layoutShifts: { score: number } }).layoutShifts.score
+    return (window as unknown as { layoutShifts: { score: number; moved: string[] } }).layoutShifts
   })
 }
 
@@ -228,7 +242,8 @@ for (const [screen, device] of [
         await page.addInitScript((lng) => localStorage.setItem('selectedLanguage', lng), offered)
         await gotoAndHydrate(page, address)
         await expect(offer(page, offered), address).toBeVisible()
-        expect(await layoutShiftScore(page), address).toBeLessThanOrEqual(0.01)
+        const shifts = await layoutShifts(page)
+        expect(shifts.score, `${address}: ${shifts.moved.join('; ')}`).toBeLessThanOrEqual(0.01)
         const boxes = await page.evaluate(() => {
           const box = (selector: string) => {
             const element = document.querySelector(selector)
