@@ -4,12 +4,11 @@
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
-import { onPayloadsChanged } from './content/refresh'
 import type { AppEnv, Bindings } from './env'
+import { onPayloadsChanged, pageCache } from './freshness'
 import { warmChangedPlaceholders } from './images/page-placeholders'
 import { renditionsWarmer } from './images/warm-renditions'
 import { language } from './middleware/language'
-import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
