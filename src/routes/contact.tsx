@@ -48,7 +48,8 @@ import {
 import type { Contact } from '../shared/contact-schema'
 import { DEFAULT_LNG, isLng, localizePath, PREFIXED_LANGUAGES, type Lng } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
-import { renderContactPage, SENT_PARAM } from './pages'
+import { SENT_PARAM } from './page-query'
+import { renderContactPage } from './pages'
 
 /** Room for the longest valid form, url-encoded (500 three-byte characters are 4.5 KB), not much more. */
 export const MAX_BODY_BYTES = 8 * 1024
