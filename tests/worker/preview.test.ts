@@ -169,4 +169,32 @@ describe('preview answers', () => {
     expect(response.status).toBe(404)
     expect(response.headers.get('Cache-Control')).toBe('private, no-store')
   })
+
+  it('start with the preview bar: its notice in the page language, the other languages, report and exit', async () => {
+    backend = fakeBackend()
+    const bindings = previewBindings()
+    const cookie = await enterPreview(await previewLink('/ru/contact-us'), bindings)
+
+    const html = await (
+      await fetchPage('/_preview/ru/contact-us', bindings, { headers: { Cookie: cookie } })
+    ).text()
+
+    const bar = /<aside class="preview-bar" aria-label="Предпросмотр">.*?<\/aside>/s.exec(html)?.[0]
+    expect(bar).toBeDefined()
+    expect(bar).toContain('Предпросмотр: посетители этого пока не видят')
+    expect(bar).toContain('href="/_preview/contact-us" hrefLang="hy"')
+    expect(bar).toContain('href="/_preview/en/contact-us" hrefLang="en"')
+    expect(bar).toContain('href="/_preview/report"')
+    expect(bar).toContain('href="/_preview/exit?path=%2Fru%2Fcontact-us"')
+    expect(html.indexOf('class="preview-bar"')).toBeLessThan(html.indexOf('<header'))
+    expect(html).toContain('.preview-bar{')
+  })
+})
+
+describe('visitor pages', () => {
+  it('carry neither the preview bar nor its stylesheet', async () => {
+    backend = fakeBackend()
+    const html = await (await fetchPage('/ru/contact-us', previewBindings())).text()
+    expect(html).not.toContain('preview-bar')
+  })
 })

@@ -93,7 +93,6 @@ export const en = {
   preview: {
     label: 'Preview',
     notice: 'Preview: visitors do not see this yet',
-    otherLanguages: 'This page in',
     report: 'Content report',
     exit: 'Exit preview',
     refusedNoSession: 'No preview is open here. Open a preview link to see this page in preview.',

@@ -93,7 +93,6 @@ export const hy: Dictionary = {
   preview: {
     label: 'Նախադիտում',
     notice: 'Նախադիտում. այցելուները սա դեռ չեն տեսնում',
-    otherLanguages: 'Այս էջը',
     report: 'Բովանդակության հաշվետվություն',
     exit: 'Դուրս գալ նախադիտումից',
     refusedNoSession:

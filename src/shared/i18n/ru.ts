@@ -93,7 +93,6 @@ export const ru: Dictionary = {
   preview: {
     label: 'Предпросмотр',
     notice: 'Предпросмотр: посетители этого пока не видят',
-    otherLanguages: 'Эта страница на языке',
     report: 'Отчёт о содержимом',
     exit: 'Выйти из предпросмотра',
     refusedNoSession:
