@@ -4,16 +4,22 @@
  * CMS which answers that token with drafts shows them here and only here. No KV payload cache, no
  * payload hashes, no purge: nothing it reads goes where visitors' pages come from. Each payload is
  * loaded once per request and recorded, as sent and as parsed or as its error, in `loads` (the
- * content report's PayloadLoads: ./report/payload-loads.ts).
+ * content report's PayloadLoads: src/content/report/payload-loads.ts).
  * Why: docs/decisions/0045-preview-mode.md.
  */
+import type { Context } from 'hono'
 import type { z } from 'zod'
-import type { Bindings } from '../env'
-import type { BackendEnv } from './backend-transport'
-import { createContentClient, type ContentClient } from './client'
-import { fetchPayload } from './fetch-payload'
-import { pageMetaPath, payloadSchema, payloadTag, type PayloadEndpoint } from './payload-catalogue'
-import type { PayloadLoad } from './report/payload-loads'
+import type { BackendEnv } from '../content/backend-transport'
+import { fetchPayload } from '../content/fetch-payload'
+import {
+  pageMetaPath,
+  payloadSchema,
+  payloadTag,
+  type PayloadEndpoint,
+} from '../content/payload-catalogue'
+import type { PayloadLoad } from '../content/report/payload-loads'
+import type { AppEnv, Bindings } from '../env'
+import { createContentClient, type ContentClient } from '../freshness/content-client'
 
 /** What `endpoint`'s schema makes of its payload. */
 type Parsed<E extends PayloadEndpoint> = z.output<Awaited<ReturnType<typeof payloadSchema<E>>>>
@@ -78,4 +84,28 @@ export function createPreviewContentClient(options: PreviewContentOptions): Cont
     navbar: () => read('navbar-data', 'navbar-data'),
     pageMeta: (page: string) => read('page-meta-data', pageMetaPath(env.META_PATH, page)),
   }
+}
+
+/** Each preview request's one client, so that a payload two parts of its page read loads once. */
+const previewClients = new WeakMap<Context<AppEnv>, ContentClient>()
+
+/** The content client of a preview request (`c.var.preview` set), recording into `c.var.previewLoads`. */
+export function previewContentFor(c: Context<AppEnv>): ContentClient {
+  let client = previewClients.get(c)
+  if (!client) {
+    let loads = c.get('previewLoads')
+    if (!loads) {
+      loads = new Map()
+      c.set('previewLoads', loads)
+    }
+    const timeout = Number(c.env.API_TIMEOUT_MS)
+    client = createPreviewContentClient({
+      env: c.env,
+      loads,
+      timeoutMs: timeout > 0 ? timeout : undefined,
+      onError: (error, { key }) => console.warn(`preview content: ${key}: ${String(error)}`),
+    })
+    previewClients.set(c, client)
+  }
+  return client
 }

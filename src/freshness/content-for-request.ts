@@ -2,14 +2,14 @@
  * The content client for one request: bindings, waitUntil and error logging from the Context, and
  * a record of every payload the page was built from (`c.var.payloads`), which the page cache turns
  * into Cache-Tag and ETag. A preview request (`c.var.preview`) gets the preview's client instead:
- * every payload from the backend now, nothing cached (./preview-content.ts).
+ * every payload from the backend now, nothing cached (src/preview/preview-content.ts).
  */
 import type { Context } from 'hono'
 import type { AppEnv, PayloadRead } from '../env'
-import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { pagePurgerFor } from './purge'
 import { reportError } from '../observability'
-import { createContentClient, type ContentClient } from './client'
-import { createPreviewContentClient } from './preview-content'
+import { createContentClient, type ContentClient } from './content-client'
+import { previewContentFor } from '../preview/preview-content'
 import { scheduledRefreshIsRunning } from './refresh'
 
 export type { PayloadRead }
@@ -47,27 +47,4 @@ export function payloadsReadBy(c: Context<AppEnv>): Map<string, PayloadRead> {
     c.set('payloads', reads)
   }
   return reads
-}
-
-/** Each preview request's one client, so that a payload two parts of its page read loads once. */
-const previewClients = new WeakMap<Context<AppEnv>, ContentClient>()
-
-function previewContentFor(c: Context<AppEnv>): ContentClient {
-  let client = previewClients.get(c)
-  if (!client) {
-    let loads = c.get('previewLoads')
-    if (!loads) {
-      loads = new Map()
-      c.set('previewLoads', loads)
-    }
-    const timeout = Number(c.env.API_TIMEOUT_MS)
-    client = createPreviewContentClient({
-      env: c.env,
-      loads,
-      timeoutMs: timeout > 0 ? timeout : undefined,
-      onError: (error, { key }) => console.warn(`preview content: ${key}: ${String(error)}`),
-    })
-    previewClients.set(c, client)
-  }
-  return client
 }
