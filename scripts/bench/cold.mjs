@@ -182,7 +182,7 @@ async function measureLevels(backend, secret) {
     await withSite(start, async (site, profiler) => {
       levels.f.push(await visit(site, profiler, `f-${run}`))
       await untilComplete(site)
-      // In production the Cron Trigger's heartbeat is always recent (src/content/refresh.ts): write
+      // In production the Cron Trigger's heartbeat is always recent (src/freshness/refresh.ts): write
       // it as a scheduled run does, then outlive what this isolate remembers of its absence.
       await runScheduled(site)
       await sleep(HEARTBEAT_MEMO_MS)
@@ -262,7 +262,7 @@ async function measureEdge(site) {
 
 /**
  * What an isolate remembers of the scheduled refresh's heartbeat, plus a second
- * (HEARTBEAT_MEMO_MS in src/content/refresh.ts).
+ * (HEARTBEAT_MEMO_MS in src/freshness/refresh.ts).
  */
 const HEARTBEAT_MEMO_MS = 31_000
 

@@ -33,7 +33,7 @@ import {
   withProjectNote,
 } from '../contact/project-reference'
 import type { Project } from '../content/projects'
-import { contentFor } from '../content'
+import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { reportError } from '../observability'
@@ -160,7 +160,7 @@ async function forward(
   const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
   const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
   if (!success) return { ok: false, status: 429 }
-  // The content client logs and reports a refused or failed send (src/content/index.ts).
+  // The content client logs and reports a refused or failed send (src/freshness/content-client.ts).
   const accepted = await acceptMessage({
     env: c.env,
     content: contentFor(c),

@@ -7,7 +7,7 @@
  * (docs/decisions/0048-query-values-never-render-targets-met-or-retired.md).
  */
 import type { Context } from 'hono'
-import { contentFor } from '../content'
+import { contentFor } from '../freshness'
 import type { Project } from '../content/projects'
 import { findReferencedProject, projectIdOf } from '../contact/project-reference'
 import type { AppEnv } from '../env'

@@ -3,7 +3,7 @@
  * the layout need in parallel before the first byte, so the status code is always right.
  */
 import { Hono, type Context } from 'hono'
-import { contentFor, type ContentClient } from '../content'
+import { contentFor, type ContentClient } from '../freshness'
 import type { AppEnv } from '../env'
 import { placeholdersFor, readPlaceholdersBeside } from '../images/page-placeholders'
 import { localizer } from '../content/localize'

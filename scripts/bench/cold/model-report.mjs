@@ -16,7 +16,7 @@ import { DAYS_PER_MONTH, LEVELS, monthlyBill, quantile, timeToFirstByte } from '
 
 /** Content changes a month the bill assumes: one a working day and a few more. */
 export const CHANGES_PER_MONTH = 30
-/** The scheduled refresh's interval (src/content/refresh.ts SCHEDULE_INTERVAL_MS). */
+/** The scheduled refresh's interval (src/freshness/refresh.ts SCHEDULE_INTERVAL_MS). */
 const CRON_INTERVAL_S = 60
 
 /** Deploys a month the model assumes: one a week. */
@@ -105,7 +105,7 @@ export function monthlyUnits(measured, shares, visitsPerMonth, contentTtlS) {
   add(unitsByKind(measured.beacons.records), 1)
 
   const runs = (DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S
-  // Each payload is refreshed once per CONTENT_TTL rounded up to a run (src/content/refresh.ts).
+  // Each payload is refreshed once per CONTENT_TTL rounded up to a run (src/freshness/refresh.ts).
   const dueShare = CRON_INTERVAL_S / (Math.ceil(contentTtlS / CRON_INTERVAL_S) * CRON_INTERVAL_S)
   const idle = unitsByKind(measured.cron.idle.records)
   const due = unitsByKind(measured.cron.due.records)

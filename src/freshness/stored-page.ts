@@ -5,10 +5,10 @@
  * compressed once when it is stored or first read in an isolate, not once per visit: a visitor
  * whose browser accepts gzip gets those bytes as they are.
  */
-import type { Bindings } from '../../env'
+import type { Bindings } from '../env'
 import type { PageCacheHeaders } from './cache-headers'
-import { clientManifest } from '../../generated/client-manifest'
-import { lazy } from '../../shared/lazy'
+import { clientManifest } from '../generated/client-manifest'
+import { lazy } from '../shared/lazy'
 
 /** Epoch milliseconds at which the stored page was rendered; kept in the cache, never sent. */
 export const STORED_AT = 'X-Stored-At'

@@ -20,16 +20,12 @@
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { payloadsReadBy } from '../../content'
-import { contentTtlSeconds } from '../../content/cache'
-import {
-  payloadHashesKey,
-  readPayloadHashes,
-  type PayloadHashes,
-} from '../../content/payload-hashes'
-import { currentStamp } from '../../content/payload-store'
-import { scheduledRefreshIsRunning } from '../../content/refresh'
-import type { AppEnv } from '../../env'
+import { payloadsReadBy } from './content-for-request'
+import { contentTtlSeconds } from './payload-cache'
+import { payloadHashesKey, readPayloadHashes, type PayloadHashes } from './payload-hashes'
+import { currentStamp } from './payload-store'
+import { scheduledRefreshIsRunning } from './refresh'
+import type { AppEnv } from '../env'
 import { pageCacheHeaders, STALE_SECONDS, type PageCacheHeaders } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
