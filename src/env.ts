@@ -5,6 +5,7 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
+import type { PayloadLoad } from './content/report/payload-loads'
 import type { Lng } from './shared/languages'
 
 /** A payload a page was rendered from: its KV key and the hash of its content (src/content/content-for-request.ts). */
@@ -56,6 +57,12 @@ export type AppEnv = {
      * (src/images/page-placeholders.ts).
      */
     placeholderIndex?: Promise<void>
+    /**
+     * Every payload a preview request loaded from the backend, as sent and as parsed, or why it
+     * could not be, by tag (src/content/preview-content.ts): the content report reads the page's
+     * gaps from the same reading. Set on preview requests only.
+     */
+    previewLoads?: Map<string, PayloadLoad>
   }
 }
 

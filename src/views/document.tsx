@@ -8,6 +8,7 @@
 import type { ReactNode } from 'react'
 import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
+import { GapMarks, GapMarkStyles } from './components/gap-marks'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { DEPLOYMENT_VERSION_META, VERSION_ID } from '../shared/telemetry'
@@ -86,13 +87,18 @@ export function Document({ shell, version, children }: DocumentProps) {
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
         <ClientAssets pageKey={pageKey} lng={lng} />
+        <GapMarkStyles />
       </head>
       <body>
         <a className="skip-link" href="#main">
           {t('ui.skipToContent')}
         </a>
         <Navbar shell={shell} />
-        <main id="main">{children}</main>
+        <GapMarks place="navbar" />
+        <main id="main">
+          {children}
+          <GapMarks place={null} />
+        </main>
         <Footer shell={shell} />
         <Island name="back-to-top" props={{ label: t('ui.backToTop') }} />
       </body>

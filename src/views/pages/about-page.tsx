@@ -15,6 +15,7 @@ import { AboutMission } from '../sections/about-mission'
 import { AboutPartners } from '../sections/about-partners'
 import { SectionBoundary } from '../components/section-boundary'
 import { wholeWordsStyle } from '../../shared/longest-word'
+import { GapMarks } from '../components/gap-marks'
 
 export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
   const pick = localizer(lng)
@@ -31,6 +32,7 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
         title={bannerTitle || title || t('ui.about')}
         description={pick(about.firstBanner, 'description')}
       />
+      <GapMarks place="about.intro" />
       <SectionBoundary>
         {hasIntro ? (
           <section
@@ -86,12 +88,15 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
           layout="banner"
         />
       </div>
+      <GapMarks place="about.secondBanner" />
       <SectionBoundary>
         <AboutMission lng={lng} pick={pick} about={about} />
       </SectionBoundary>
+      <GapMarks place="about.mission" />
       <SectionBoundary>
         <AboutPartners lng={lng} pick={pick} about={about} t={t} />
       </SectionBoundary>
+      <GapMarks place="about.partners" />
     </>
   )
 }
