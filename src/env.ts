@@ -8,10 +8,10 @@
 import type { PayloadLoad } from './content/report/payload-loads'
 import type { Lng } from './shared/languages'
 
-/** A payload a page was rendered from: its KV key and the hash of its content (src/content/content-for-request.ts). */
+/** A payload a page was rendered from: its KV key and the hash of its content (src/freshness/content-for-request.ts). */
 export type PayloadRead = { key: string; hash: string; storedAt: number }
 
-/** Each payload entry's KV key and the hash of the payload it holds (src/content/payload-hashes.ts). */
+/** Each payload entry's KV key and the hash of the payload it holds (src/freshness/payload-hashes.ts). */
 export type PayloadHashes = ReadonlyMap<string, string>
 
 /**
@@ -40,16 +40,16 @@ export type AppEnv = {
     lng: Lng
     /** The request path without its language prefix: the page key for meta data. */
     pageKey: string
-    /** The payloads the page was rendered from, by Cache-Tag (src/content/index.ts). */
+    /** The payloads the page was rendered from, by Cache-Tag (src/freshness/content-for-request.ts). */
     payloads?: Map<string, PayloadRead>
     /**
-     * The payload hashes, read by the page cache beside the Cache API (src/content/payload-hashes.ts);
+     * The payload hashes, read by the page cache beside the Cache API (src/freshness/payload-hashes.ts);
      * resolves to undefined when they could not be read.
      */
     payloadHashes?: Promise<PayloadHashes | null | undefined>
     /**
      * Set when the page was rendered while some of its image placeholders were still being computed
-     * (src/images/page-placeholders.ts): caches keep it only briefly (src/middleware/page-cache).
+     * (src/images/page-placeholders.ts): caches keep it only briefly (src/freshness/).
      */
     provisional?: boolean
     /**

@@ -4,12 +4,11 @@
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
-import { onPayloadsChanged } from './content/refresh'
 import type { AppEnv, Bindings } from './env'
+import { onPayloadsChanged, pageCache } from './freshness'
 import { warmChangedPlaceholders } from './images/page-placeholders'
 import { renditionsWarmer } from './images/warm-renditions'
 import { language } from './middleware/language'
-import { pageCache } from './middleware/page-cache'
 import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
@@ -19,7 +18,8 @@ import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
-import { isPagePath, PAGE_PATHS, PAGE_PATTERNS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
+import { renderedQuery } from './routes/page-query'
+import { isPagePath, PAGE_PATHS, PAGE_PATTERNS, pages } from './routes/pages'
 import { publish } from './routes/publish'
 import { seo } from './routes/seo'
 import { telemetry } from './routes/telemetry'
@@ -39,7 +39,7 @@ app.use('*', language())
 // Outside the page cache, which it reports on: a copy the page cache stores never carries it (decision 0030).
 app.use('*', serverTiming())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
-app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, isPage: isPagePath }))
+app.use('*', pageCache({ pageQuery: renderedQuery, isPage: isPagePath }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.

@@ -54,7 +54,7 @@ export function plainText(html: string, maxLength = 160): string {
 
 /**
  * Results of localizeHtml by input, per isolate: every render of a page passes
- * the same stored HTML again (src/content/cache.ts). Bounded: a full memo starts over.
+ * the same stored HTML again (src/freshness/payload-cache.ts). Bounded: a full memo starts over.
  */
 const MAX_REMEMBERED = 500
 const localized: Record<Lng, Map<string, string>> = { hy: new Map(), en: new Map(), ru: new Map() }

@@ -20,16 +20,12 @@
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { payloadsReadBy } from '../../content'
-import { contentTtlSeconds } from '../../content/cache'
-import {
-  payloadHashesKey,
-  readPayloadHashes,
-  type PayloadHashes,
-} from '../../content/payload-hashes'
-import { currentStamp } from '../../content/payload-store'
-import { scheduledRefreshIsRunning } from '../../content/refresh'
-import type { AppEnv } from '../../env'
+import { payloadsReadBy } from './content-for-request'
+import { contentTtlSeconds } from './payload-cache'
+import { payloadHashesKey, readPayloadHashes, type PayloadHashes } from './payload-hashes'
+import { currentStamp } from './payload-store'
+import { scheduledRefreshIsRunning } from './refresh'
+import type { AppEnv } from '../env'
 import { pageCacheHeaders, STALE_SECONDS, type PageCacheHeaders } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
@@ -41,7 +37,6 @@ import {
   readStored,
   storePage,
   type PagePayload,
-  type PageQueryParams,
   type StoredPage,
 } from './stored-page'
 
@@ -51,10 +46,10 @@ export type PageCacheOptions = {
   /** The cache; caches.default unless a test gives another. */
   cache?: () => Cache
   /**
-   * The query parameters pages read, each with the values pages read: the only ones in the cache
-   * key, and only with such a value (./stored-page.ts). Default: none.
+   * The query the request's page is rendered by (`?project=1`, or ''), resolved before the lookup:
+   * the only query in the cache key (./stored-page.ts), so any other is the plain page. Default: ''.
    */
-  queryParams?: PageQueryParams
+  pageQuery?: (c: Context<AppEnv>) => string | Promise<string>
   /**
    * Whether a path (without language prefix, `c.var.pageKey`) may be a page: any other request
    * (robots.txt, the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default:
@@ -86,7 +81,7 @@ export function pageCache(options: PageCacheOptions = {}) {
       if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
       return
     }
-    const key = pageCacheKey(c.req.url, c.env, options.queryParams)
+    const key = pageCacheKey(c.req.url, c.env, await options.pageQuery?.(c))
 
     const cache = fresh > 0 ? openCache() : null
     if (cache) {

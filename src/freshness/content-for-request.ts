@@ -5,9 +5,9 @@
  */
 import type { Context } from 'hono'
 import type { AppEnv, PayloadRead } from '../env'
-import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { pagePurgerFor } from './purge'
 import { reportError } from '../observability'
-import { createContentClient, type ContentClient } from './client'
+import { createContentClient, type ContentClient } from './content-client'
 import { scheduledRefreshIsRunning } from './refresh'
 
 export type { PayloadRead }
