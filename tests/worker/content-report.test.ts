@@ -401,6 +401,20 @@ describe('the content report tells editors only what visitors miss', () => {
   })
 })
 
+describe("a visitor's page", () => {
+  it('carries no gap mark and no mark styles, whatever the gaps of its content', async () => {
+    backend = fakeBackend({
+      'get-about-page': json({
+        payload: { titleMission: 'Our mission', ru_titleMission: '<p><br></p>', missions: [] },
+      }),
+    })
+    for (const path of ['/ru/about', '/en', '/contact-us']) {
+      const html = await (await fetchPage(path, backend.env())).text()
+      expect(html, path).not.toMatch(/gap-mark|\/_preview\/report/)
+    }
+  })
+})
+
 describe('POST /api/publish', () => {
   async function publish(bindings: Bindings, body = '{}') {
     const { ctx } = contextWithWorkersCache()

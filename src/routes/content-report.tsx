@@ -1,0 +1,40 @@
+/**
+ * The content report in preview: `/report` as a page for editors, `/report.json` as
+ * `npm run content:check -- --json` prints it, for a CMS (docs/operations.md, "Content health").
+ * Mounted by the preview site behind its gate, so only a preview session reads it. The backend is
+ * read as the CLI reads it, every payload at this moment (src/content/report/load-payloads.ts),
+ * with the editor's token, and its images opened as the image route opens them.
+ */
+import { Hono, type Context } from 'hono'
+import { renderToStaticMarkup } from 'react-dom/server'
+import type { AppEnv } from '../env'
+import { loadPayloads } from '../content/report/load-payloads'
+import { reportOfLoads } from '../content/report/preview-report'
+import type { ContentReport } from '../content/report/report-shape'
+import { localizePath } from '../shared/languages'
+import { ContentReportPage } from '../views/pages/content-report-page'
+
+export const contentReport = new Hono<AppEnv>()
+
+/** Headers of both answers: for this editor only, never stored, never indexed. */
+const PRIVATE = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' }
+
+async function reportOf(c: Context<AppEnv>): Promise<ContentReport> {
+  const env = c.env as AppEnv['Bindings'] & { PREVIEW_API_TOKEN?: string }
+  const loads = await loadPayloads({ ...env, API_TOKEN: env.PREVIEW_API_TOKEN ?? env.API_TOKEN })
+  return reportOfLoads(loads, c.env)
+}
+
+contentReport.get('/report.json', async (c) => c.json(await reportOf(c), 200, PRIVATE))
+
+contentReport.get('/report', async (c) => {
+  const report = await reportOf(c)
+  const html = renderToStaticMarkup(
+    <ContentReportPage
+      report={report}
+      previewOf={(page, lng) => `/_preview${localizePath(page, lng)}`}
+      exitHref="/_preview/exit"
+    />
+  )
+  return c.html(`<!DOCTYPE html>${html}`, 200, PRIVATE)
+})
