@@ -49,7 +49,7 @@ export const renderer = createMiddleware<AppEnv>((c, next) =>
           lng={shell.lng}
           reportHref={CONTENT_REPORT_PAGE}
         >
-          {page}
+          {() => page}
         </PreviewGapsProvider>
       )
     },

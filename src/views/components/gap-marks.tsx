@@ -23,14 +23,24 @@ export type PreviewGaps = {
 
 export const PreviewGapsContext = createContext<PreviewGaps | null>(null)
 
-/** Gives the page's views the report of what the request loaded, once `report` is made. */
+/**
+ * Gives the page's views the report of what the request loaded, once `report` is made; `children`
+ * is given the page's gap counts per language (the preview bar's).
+ */
 export function PreviewGapsProvider({
   report,
   children,
   ...place
-}: Omit<PreviewGaps, 'report'> & { report: Promise<ContentReport>; children: ReactNode }) {
+}: Omit<PreviewGaps, 'report'> & {
+  report: Promise<ContentReport>
+  children: (gapCounts: Record<Lng, number>) => ReactNode
+}) {
   const made = use(report)
-  return <PreviewGapsContext value={{ report: made, ...place }}>{children}</PreviewGapsContext>
+  return (
+    <PreviewGapsContext value={{ report: made, ...place }}>
+      {children(gapCountsOf(made, place.page))}
+    </PreviewGapsContext>
+  )
 }
 
 /** The marks' stylesheet, in the document's head: only preview pages carry it. */
@@ -38,12 +48,6 @@ export function GapMarkStyles() {
   return use(PreviewGapsContext) ? (
     <style dangerouslySetInnerHTML={{ __html: MARK_STYLES }} />
   ) : null
-}
-
-/** The page's gap counts per language (the preview bar's), or null outside preview. */
-export function usePreviewGapCounts(): Record<Lng, number> | null {
-  const preview = use(PreviewGapsContext)
-  return preview ? gapCountsOf(preview.report, preview.page) : null
 }
 
 /** A mark's visible text: what the visitor gets, naming the field. */
