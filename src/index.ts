@@ -1,6 +1,6 @@
 /**
- * The site worker: language routing, page rendering and error pages for /, /en and /ru; the publish
- * hook and the scheduled payload refresh.
+ * The site worker: language routing, page rendering and error pages for /, /en and /ru; previews
+ * under /_preview; the publish hook and the scheduled payload refresh.
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
@@ -12,6 +12,7 @@ import { language } from './middleware/language'
 import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
+import { preview } from './preview'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
 import { contact } from './routes/contact'
@@ -31,6 +32,9 @@ export const app = new Hono<AppEnv>()
 app.use('*', securityHeaders())
 // Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0016-https-only.md).
 app.use('*', httpsOnly())
+// Preview pages: before the speculation rules, language redirects and page cache, none of which
+// apply to them (docs/decisions/0045-preview-mode.md).
+app.route('/', preview)
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0012-image-route.md).

@@ -11,7 +11,9 @@ import type { AppEnv } from '../env'
 import { loadPayloads } from '../content/report/load-payloads'
 import { reportOfLoads } from '../content/report/preview-report'
 import type { ContentReport } from '../content/report/report-shape'
+import { editorBackend } from '../preview/preview-content'
 import { localizePath } from '../shared/languages'
+import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../shared/preview-paths'
 import { ContentReportPage } from '../views/pages/content-report-page'
 
 export const contentReport = new Hono<AppEnv>()
@@ -20,20 +22,21 @@ export const contentReport = new Hono<AppEnv>()
 const PRIVATE = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' }
 
 async function reportOf(c: Context<AppEnv>): Promise<ContentReport> {
-  const env = c.env as AppEnv['Bindings'] & { PREVIEW_API_TOKEN?: string }
-  const loads = await loadPayloads({ ...env, API_TOKEN: env.PREVIEW_API_TOKEN ?? env.API_TOKEN })
+  const loads = await loadPayloads({ ...editorBackend(c.env), META_PATH: c.env.META_PATH })
   return reportOfLoads(loads, c.env)
 }
 
-contentReport.get('/report.json', async (c) => c.json(await reportOf(c), 200, PRIVATE))
+contentReport.get(`${PREVIEW_REPORT_PATH}.json`, async (c) =>
+  c.json(await reportOf(c), 200, PRIVATE)
+)
 
-contentReport.get('/report', async (c) => {
+contentReport.get(PREVIEW_REPORT_PATH, async (c) => {
   const report = await reportOf(c)
   const html = renderToStaticMarkup(
     <ContentReportPage
       report={report}
-      previewOf={(page, lng) => `/_preview${localizePath(page, lng)}`}
-      exitHref="/_preview/exit"
+      previewOf={(page, lng) => previewPathOf(localizePath(page, lng))}
+      exitHref={PREVIEW_EXIT_PATH}
     />
   )
   return c.html(`<!DOCTYPE html>${html}`, 200, PRIVATE)

@@ -33,15 +33,18 @@ const NO_PLACEHOLDERS: Placeholders = new Map()
 export const renderer = createMiddleware<AppEnv>((c, next) =>
   reactRenderer(
     ({ children, shell, placeholders = NO_PLACEHOLDERS }) => {
-      const page = (
-        <Document shell={shell} version={c.env.CF_VERSION_METADATA?.id}>
+      const page = (pageShell: Shell) => (
+        <Document shell={pageShell} version={c.env.CF_VERSION_METADATA?.id}>
           <ImageSigningContext value={imageSigningKeys(c.env).current}>
             <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
           </ImageSigningContext>
         </Document>
       )
-      // In preview the views mark the gaps of what this request loaded (./components/gap-marks.tsx).
-      if (!c.var.previewLoads) return page
+      if (!c.var.preview) return page(shell)
+      // A preview page (src/preview/) shows the preview bar, with the content report's counts, and
+      // its views mark the gaps of what this request loaded (./components/gap-marks.tsx).
+      const bar = shell.preview ?? {}
+      if (!c.var.previewLoads) return page({ ...shell, preview: bar })
       return (
         <PreviewGapsProvider
           report={reportOfLoads(c.var.previewLoads, c.env)}
@@ -49,7 +52,7 @@ export const renderer = createMiddleware<AppEnv>((c, next) =>
           lng={shell.lng}
           reportHref={CONTENT_REPORT_PAGE}
         >
-          {() => page}
+          {(gapCounts) => page({ ...shell, preview: { ...bar, gapCounts } })}
         </PreviewGapsProvider>
       )
     },
