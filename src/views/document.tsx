@@ -9,6 +9,7 @@
 import type { ReactNode } from 'react'
 import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
+import { GapMarks, GapMarkStyles } from './components/gap-marks'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { DEPLOYMENT_VERSION_META, VERSION_ID } from '../shared/telemetry'
@@ -89,6 +90,7 @@ export function Document({ shell, version, children }: DocumentProps) {
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
         <ClientAssets pageKey={pageKey} lng={lng} />
+        <GapMarkStyles />
         {shell.preview && (
           <style dangerouslySetInnerHTML={{ __html: clientManifest.previewStylesheet }} />
         )}
@@ -99,7 +101,11 @@ export function Document({ shell, version, children }: DocumentProps) {
         </a>
         {shell.preview && <PreviewBar shell={shell} state={shell.preview} />}
         <Navbar shell={shell} />
-        <main id="main">{children}</main>
+        <GapMarks place="navbar" />
+        <main id="main">
+          {children}
+          <GapMarks place={null} />
+        </main>
         <Footer shell={shell} />
         <Island name="back-to-top" props={{ label: t('ui.backToTop') }} />
       </body>
