@@ -4,7 +4,7 @@
  * every consumer of every environment in wrangler.toml has a handler here.
  */
 import { handleContactBatch, handleContactDeadLetterBatch } from './contact'
-import { handleRepurgeBatch } from './content/repurge'
+import { handleRepurgeBatch } from './freshness'
 import type { Bindings } from './env'
 
 type QueueHandler = (

@@ -1,12 +1,10 @@
 /**
  * The Cron Trigger (`[triggers] crons = ["* * * * *"]`): once a minute, network-wide, the one
  * writer of the payload cache refreshes the payloads that would reach CONTENT_TTL before the next
- * run and purges the pages of those that changed (src/content/refresh.ts).
+ * run and purges the pages of those that changed (src/freshness/refresh.ts).
  */
-import { runScheduledRefresh } from './content/refresh'
-import { repurgerFor } from './content/repurge'
 import type { Bindings } from './env'
-import { pagePurgerFor } from './middleware/page-cache/purge'
+import { pagePurgerFor, repurgerFor, runScheduledRefresh } from './freshness'
 import { reportBackgroundError } from './observability'
 import { PAGE_PATHS } from './routes/pages'
 

@@ -1,7 +1,7 @@
 /**
  * Step `freshness` (`npm run bench:freshness`, the end of `npm run bench`): the freshness contract across Cloudflare's
  * network, on a simulated clock, with the real payload cache and refresh code
- * (src/content/cache.ts, src/content/refresh.ts, src/content/client.ts, bundled by esbuild).
+ * (src/freshness/payload-cache.ts, src/freshness/refresh.ts, src/freshness/content-client.ts, bundled by esbuild).
  *
  * The model, one step per simulated second:
  * - a counting fake backend (global `fetch`) whose 9 payloads (5 endpoints, page meta data for 4
@@ -91,10 +91,10 @@ async function bundleRealCode() {
   await build({
     stdin: {
       contents: [
-        "export { createPayloadCache } from './src/content/cache.ts'",
-        "export { createContentClient } from './src/content/client.ts'",
-        "export { refreshPayloads, runScheduledRefresh, scheduledRefreshIsRunning } from './src/content/refresh.ts'",
-        "export { REPURGE_DELAY_SECONDS } from './src/content/repurge.ts'",
+        "export { createPayloadCache } from './src/freshness/payload-cache.ts'",
+        "export { createContentClient } from './src/freshness/content-client.ts'",
+        "export { refreshPayloads, runScheduledRefresh, scheduledRefreshIsRunning } from './src/freshness/refresh.ts'",
+        "export { REPURGE_DELAY_SECONDS } from './src/freshness/repurge.ts'",
       ].join('\n'),
       resolveDir: ROOT,
       loader: 'ts',
@@ -172,7 +172,7 @@ async function simulate({ name, dcs, rps, ttl, pageTtl, hook }) {
     },
   }
 
-  // The repurge queue (src/content/repurge.ts): each change's tags come back after the delay.
+  // The repurge queue (src/freshness/repurge.ts): each change's tags come back after the delay.
   const delayed = []
   const repurge = async (tags) => {
     delayed.push({ at: now() / 1000 + code.REPURGE_DELAY_SECONDS, tags: [...tags] })

@@ -7,7 +7,7 @@
  * so it becomes a dead letter at once. The dead-letter queue's consumer keeps each message for an
  * operator to resend and reports it (dead-letters.ts). Logs name messages by id only.
  */
-import { createContentClient } from '../content/client'
+import { createContentClient } from '../freshness'
 import type { Bindings } from '../env'
 import { keepDeadLetter } from './dead-letters'
 import { deliver, describeDelivery, type Delivery } from './deliver'

@@ -5,7 +5,7 @@
  * time-out, network: it may take it later).
  */
 import { ContentError } from '../content/errors'
-import type { ContentClient } from '../content/client'
+import type { ContentClient } from '../freshness'
 import type { OutboxMessage } from './outbox-message'
 
 export type Delivery =

@@ -3,7 +3,7 @@
  * of every delivery) and the time the visitor sent it. The same shape goes through CONTACT_QUEUE,
  * its dead-letter queue and the dead-letter store.
  */
-import type { MessageInput } from '../content/client'
+import type { MessageInput } from '../freshness'
 
 export type OutboxMessage = {
   /** The message's id: the same for every delivery, and for a double submit (recent-sends.ts). */

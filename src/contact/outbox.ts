@@ -5,7 +5,7 @@
  * nothing is queued; a queue that cannot be written either is the visitor's error too: the site
  * never answers success for a message it does not keep. Why: docs/decisions/0007-contact-outbox.md.
  */
-import type { ContentClient, MessageInput } from '../content/client'
+import type { ContentClient, MessageInput } from '../freshness'
 import type { Bindings } from '../env'
 import { deliver } from './deliver'
 import type { OutboxMessage } from './outbox-message'

@@ -9,7 +9,7 @@
  * A reference is a project only when it has an id's shape and the enterprises payload has a
  * project with that id; anything else is no project, and nothing of it is shown or forwarded.
  */
-import type { ContentClient } from '../content'
+import type { ContentClient } from '../freshness'
 import { localizer } from '../content/localize'
 import { PROJECT_ID_PATTERN, projectPath, projectsOf, type Project } from '../content/projects'
 import { COMMENTS_INPUT_MAX } from '../shared/contact-fields'

@@ -7,7 +7,7 @@
  * again. Two sends so close that neither is remembered yet (in flight together, in two isolates)
  * get the same id from messageIdFor, and the backend stores one of them (Idempotency-Key).
  */
-import type { MessageInput } from '../content/client'
+import type { MessageInput } from '../freshness'
 
 /** How long a send is recognised: a minute (KV's shortest expirationTtl is 60 s). */
 export const RECENT_SECONDS = 60

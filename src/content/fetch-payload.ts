@@ -1,7 +1,7 @@
 /**
  * One payload from the backend, validated: the answer's JSON, its `payload` object (the raw one,
  * as the CMS sent it) and that object parsed by the endpoint's schema. The content client stores
- * the parsed one (./client.ts); the content report compares the two (./report/).
+ * the parsed one (src/freshness/content-client.ts); the content report compares the two (./report/).
  */
 import type { z } from 'zod'
 import { callBackend, type BackendEnv, messageOf, readJson } from './backend-transport'

@@ -1,4 +1,2 @@
-/** The content layer as routes and middleware use it: the client for one request and what a page was rendered from. */
-export { contentFor, payloadsReadBy, type PayloadRead } from './content-for-request'
-export type { ContentClient } from './client'
+/** The backend's content as the rest of the site meets it: the errors its calls end in. */
 export { ContentError } from './errors'

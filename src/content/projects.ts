@@ -9,7 +9,7 @@
  *
  * An item can have a page only with an id usable in an address, seen once in the list, and a title
  * in every language. One that cannot keeps its card, without the link; the problems are found here,
- * once per backend load, and reported like dropped addresses (src/content/client.ts). An item
+ * once per backend load, and reported like dropped addresses (src/freshness/content-client.ts). An item
  * without an image still has a page: the banner's bundled fallback applies.
  */
 import type { EnterpriseItem, EnterprisesPayload } from './schemas'

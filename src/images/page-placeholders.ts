@@ -33,7 +33,7 @@ export function collectImageSources(payloads: readonly unknown[]): string[] {
 
 /**
  * The image addresses of each payload object this isolate has walked: a stored payload is parsed
- * once per isolate and shared read-only (src/content/cache.ts), so its renders walk it once.
+ * once per isolate and shared read-only (src/freshness/payload-cache.ts), so its renders walk it once.
  */
 const walked = new WeakMap<object, readonly string[]>()
 
@@ -81,7 +81,8 @@ export async function placeholdersFor(
   readPlaceholdersBeside(c)
   await c.get('placeholderIndex')
   const { previews, unknown } = rememberedPlaceholders(collectImageSources(payloads))
-  if (unknown.length > 0) {
+  // A preview (a draft's images, perhaps) computes and stores none: it writes nothing visitors read.
+  if (unknown.length > 0 && !c.var.preview) {
     c.set('provisional', true)
     c.executionCtx.waitUntil(settlePlaceholders(c.env, unknown))
   }
@@ -90,7 +91,7 @@ export async function placeholdersFor(
 
 /**
  * After the scheduled refresh or the publish hook stored changed payloads: computes the
- * placeholders of their images ahead of the pages that will show them (src/content/refresh.ts,
+ * placeholders of their images ahead of the pages that will show them (src/freshness/refresh.ts,
  * `onPayloadsChanged`). Reads the stored entries, so it sees exactly what pages will render.
  */
 export async function warmChangedPlaceholders(

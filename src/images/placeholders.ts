@@ -228,7 +228,7 @@ export async function readPlaceholders(
 /**
  * What KV holds for `sources`: the previews, and the sources still pending (nothing stored yet, not
  * even the mark of a source that could not be loaded). A page rendered while some are pending is
- * provisional: shared caches keep it only briefly (src/middleware/page-cache).
+ * provisional: shared caches keep it only briefly (src/freshness/).
  *
  * A settled source (a preview, or the mark of one that could not be loaded) is remembered by the
  * isolate for SETTLED_MEMO_MS: a render reads KV only for the sources it has not settled lately, so

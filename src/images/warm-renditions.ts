@@ -16,7 +16,7 @@
  * transform slots, which visitors' misses always get first (./transform.ts). What is left over is
  * made by the first visitor who asks, as before.
  */
-import type { PayloadsChangedListener } from '../content/refresh'
+import type { PayloadsChangedListener } from '../freshness'
 import { pageOfTag } from '../content/payload-catalogue'
 import type { Bindings } from '../env'
 import { reportBackgroundError } from '../observability'

@@ -33,7 +33,7 @@ import {
   withProjectNote,
 } from '../contact/project-reference'
 import type { Project } from '../content/projects'
-import { contentFor } from '../content'
+import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { reportError } from '../observability'
@@ -48,7 +48,8 @@ import {
 import type { Contact } from '../shared/contact-schema'
 import { DEFAULT_LNG, isLng, localizePath, PREFIXED_LANGUAGES, type Lng } from '../shared/languages'
 import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
-import { renderContactPage, SENT_PARAM } from './pages'
+import { SENT_PARAM } from './page-query'
+import { renderContactPage } from './pages'
 
 /** Room for the longest valid form, url-encoded (500 three-byte characters are 4.5 KB), not much more. */
 export const MAX_BODY_BYTES = 8 * 1024
@@ -159,7 +160,7 @@ async function forward(
   const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
   const { success } = await c.env.CONTACT_RATE_LIMITER.limit({ key: `contact:${client}` })
   if (!success) return { ok: false, status: 429 }
-  // The content client logs and reports a refused or failed send (src/content/index.ts).
+  // The content client logs and reports a refused or failed send (src/freshness/content-client.ts).
   const accepted = await acceptMessage({
     env: c.env,
     content: contentFor(c),

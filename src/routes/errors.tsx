@@ -5,7 +5,8 @@
  * - Anything else: 'Unexpected Application Error!', 500.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
-import { contentFor, ContentError } from '../content'
+import { ContentError } from '../content'
+import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
 import { LoadFailedPage, NotFoundPage, unexpectedErrorHtml } from '../views/pages/error-views'

@@ -4,7 +4,7 @@
  * a staging host and production each advertise their own addresses.
  */
 import { Hono } from 'hono'
-import { contentFor } from '../content'
+import { contentFor } from '../freshness'
 import { projectPaths } from '../content/projects'
 import type { AppEnv } from '../env'
 import { hreflangAlternates, LANGUAGES, localizePath } from '../shared/languages'

@@ -34,7 +34,7 @@ export type DeviceClass = (typeof DEVICE_CLASSES)[number]
  * What answered the page (decision 0030), from its Server-Timing header
  * (src/middleware/server-timing, read by client/telemetry/served-by.ts):
  * - edge: Cloudflare's cache in front of the worker, which replays the headers of the answer it stored;
- * - hit: the worker, from its page cache (src/middleware/page-cache);
+ * - hit: the worker, from its page cache (src/freshness/);
  * - miss: the worker rendered it, its page cache having no current copy;
  * - bypass: the worker rendered it, asked to skip its caches (the bench);
  * - uncached: the worker rendered a page its page cache does not keep (an error page, or

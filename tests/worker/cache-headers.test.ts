@@ -6,11 +6,7 @@
  */
 import CachePolicy from 'http-cache-semantics'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  BROWSER_CACHE_CONTROL,
-  EDGE_CACHE_CONTROL,
-  STALE_SECONDS,
-} from '../../src/middleware/page-cache'
+import { BROWSER_CACHE_CONTROL, EDGE_CACHE_CONTROL, STALE_SECONDS } from '../../src/freshness'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { fakeBackend } from '../support/worker/fake-backend'
 import { fetchPage } from '../support/worker/worker'

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { createPayloadCache } from '../../src/content/cache'
+import { createPayloadCache } from '../../src/freshness/payload-cache'
 import { ContentError } from '../../src/content/errors'
 import { newIsolate } from '../support/worker/worker'
 
@@ -12,7 +12,7 @@ const freshKey = () => `test:cache:${++keyCounter}:${Math.random()}`
 /** createPayloadCache of a new isolate: nothing in memory of earlier reads (tests/support/worker/worker.ts). */
 async function inNewIsolate(): Promise<typeof createPayloadCache> {
   newIsolate()
-  return (await import('../../src/content/cache')).createPayloadCache
+  return (await import('../../src/freshness/payload-cache')).createPayloadCache
 }
 
 /**

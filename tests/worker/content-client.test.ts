@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createContentClient } from '../../src/content/client'
+import { createContentClient } from '../../src/freshness/content-client'
 import { fakeBackend, json, text } from '../support/worker/fake-backend'
 
 let backend: ReturnType<typeof fakeBackend> | undefined

@@ -8,9 +8,9 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEdgeCache } from '../../scripts/lib/edge-cache.mjs'
-import { HEARTBEAT_KEY } from '../../src/content/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
 import type { Bindings } from '../../src/env'
-import { BROWSER_CACHE_CONTROL, pageCacheKey, STORED_AT } from '../../src/middleware/page-cache'
+import { BROWSER_CACHE_CONTROL, pageCacheKey, STORED_AT } from '../../src/freshness'
 import { fakeBackend } from '../support/worker/fake-backend'
 import { fetchPage, newIsolate } from '../support/worker/worker'
 

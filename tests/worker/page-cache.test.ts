@@ -1,5 +1,5 @@
 /**
- * The page cache (src/middleware/page-cache/): through the whole site against a fake backend that
+ * The page cache (src/freshness/): through the whole site against a fake backend that
  * counts calls, and on its own around a small app with an injected clock, since fake timers do
  * not age what the Cache API holds.
  */
@@ -7,9 +7,9 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { payloadsReadBy } from '../../src/content'
-import { payloadHashesKey, writePayloadHashes } from '../../src/content/payload-hashes'
-import { HEARTBEAT_KEY } from '../../src/content/refresh'
+import { payloadsReadBy } from '../../src/freshness'
+import { payloadHashesKey, writePayloadHashes } from '../../src/freshness/payload-hashes'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
 import type { AppEnv, Bindings } from '../../src/env'
 import {
   acceptsGzip,
@@ -18,7 +18,7 @@ import {
   PROVISIONAL_SECONDS,
   STALE_SECONDS,
   STORED_AT,
-} from '../../src/middleware/page-cache'
+} from '../../src/freshness'
 import { fakeBackend, json } from '../support/worker/fake-backend'
 import { fetchPage, newIsolate } from '../support/worker/worker'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
@@ -398,7 +398,7 @@ describe('pageCache() with an injected clock', () => {
   /** Stores the one payload every page of this app is rendered from, as the scheduled refresh would. */
   async function setPayload(hash: string, storedAt = clock) {
     await env.CONTENT_CACHE.put(payloadKey(), JSON.stringify({ storedAt, hash, payload: {} }))
-    // As every writer of an entry does (src/content/payload-store.ts).
+    // As every writer of an entry does (src/freshness/payload-store.ts).
     await writePayloadHashes(
       env.CONTENT_CACHE,
       payloadHashesKey(bindings),
@@ -466,7 +466,7 @@ describe('pageCache() with an injected clock', () => {
   /** As in another isolate: nothing in memory of earlier requests (recent pages, the heartbeat). */
   async function newAppIsolate() {
     newIsolate()
-    app = appOn((await import('../../src/middleware/page-cache')).pageCache)
+    app = appOn((await import('../../src/freshness')).pageCache)
   }
 
   afterEach(async () => {

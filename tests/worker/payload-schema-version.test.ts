@@ -1,6 +1,6 @@
 /**
  * Stored payloads are trusted when their entry carries the current PAYLOAD_SCHEMA_VERSION
- * (src/content/cache.ts), so that version must change whenever what the schemas make of a payload
+ * (src/freshness/payload-cache.ts), so that version must change whenever what the schemas make of a payload
  * changes. This test pins a fingerprint of the schemas' output (the seed payloads' shapes with every
  * field set to sample, hostile and mistyped values) to the version: change the output without bumping the version and it fails.
  */

@@ -1,10 +1,10 @@
 /**
- * The purge seam (src/middleware/page-cache/purge.ts): Workers Cache where the runtime offers
+ * The purge seam (src/freshness/purge.ts): Workers Cache where the runtime offers
  * `ctx.cache`, the local purger (which has nothing to drop) where it does not.
  */
 import { createExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { pagePurgerFor } from '../../src/middleware/page-cache/purge'
+import { pagePurgerFor } from '../../src/freshness/purge'
 import { contextWithWorkersCache } from '../support/worker/freshness'
 
 describe('the purge seam', () => {

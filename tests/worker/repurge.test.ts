@@ -1,11 +1,11 @@
 /**
- * The second purge (src/content/repurge.ts): whoever purges for a change also queues its tags with a
+ * The second purge (src/freshness/repurge.ts): whoever purges for a change also queues its tags with a
  * delay past KV's propagation, and the worker, as the queue's consumer, purges them again.
  */
 import { createMessageBatch, getQueueResult, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { REPURGE_DELAY_SECONDS } from '../../src/content/repurge'
+import { REPURGE_DELAY_SECONDS } from '../../src/freshness/repurge'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
 import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'

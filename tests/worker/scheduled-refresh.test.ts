@@ -1,5 +1,5 @@
 /**
- * The Cron Trigger's handler (src/scheduled.ts -> src/content/refresh.ts) in the Workers runtime:
+ * The Cron Trigger's handler (src/scheduled.ts -> src/freshness/refresh.ts) in the Workers runtime:
  * which payloads it loads, what it writes to KV, what it purges through the Workers Cache seam, and
  * that a failing backend leaves the last good content in place.
  */
@@ -10,7 +10,7 @@ import {
   HEARTBEAT_KEY,
   onPayloadsChanged,
   type PayloadsChangedListener,
-} from '../../src/content/refresh'
+} from '../../src/freshness/refresh'
 import type { Bindings } from '../../src/env'
 import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'

@@ -16,7 +16,7 @@ import { DAYS_PER_MONTH, LEVELS, monthlyBill, quantile, timeToFirstByte } from '
 
 /** Content changes a month the bill assumes: one a working day and a few more. */
 export const CHANGES_PER_MONTH = 30
-/** The scheduled refresh's interval (src/content/refresh.ts SCHEDULE_INTERVAL_MS). */
+/** The scheduled refresh's interval (src/freshness/refresh.ts SCHEDULE_INTERVAL_MS). */
 const CRON_INTERVAL_S = 60
 
 /** Deploys a month the model assumes: one a week. */
@@ -105,7 +105,7 @@ export function monthlyUnits(measured, shares, visitsPerMonth, contentTtlS) {
   add(unitsByKind(measured.beacons.records), 1)
 
   const runs = (DAYS_PER_MONTH * 86_400) / CRON_INTERVAL_S
-  // Each payload is refreshed once per CONTENT_TTL rounded up to a run (src/content/refresh.ts).
+  // Each payload is refreshed once per CONTENT_TTL rounded up to a run (src/freshness/refresh.ts).
   const dueShare = CRON_INTERVAL_S / (Math.ceil(contentTtlS / CRON_INTERVAL_S) * CRON_INTERVAL_S)
   const idle = unitsByKind(measured.cron.idle.records)
   const due = unitsByKind(measured.cron.due.records)
@@ -253,7 +253,7 @@ export async function writeVisitModel(report, measured, contentTtlS, startupCpuM
     }))
   )
   report.text(
-    `How: visits arrive as a Poisson process, spread evenly over ${pages} pages at one location (Yerevan), ${TRAFFIC.map((traffic) => `${traffic.name} simulated over ${traffic.days === DAYS_PER_MONTH ? 'the whole month' : `${traffic.days} day, scaled to the month`}`).join(', ')}, through an RFC 9111 shared cache (scripts/lib/edge-cache.mjs, the one in front of the worker in the section above) that reads the page's Cloudflare-CDN-Cache-Control from this run ("${site.header}"). Each visit the edge could not answer, and each revalidation behind a stale answer, is a worker request at the level its state gives: (c) or (d) while the Cache API keeps its copy (dropped under the same idle assumption, and made stale by each purge), else (e) from KV; a new isolate after ${ISOLATE_IDLE_S.seconds} s without a visit (assumed: Cloudflare publishes no figure, ${ISOLATE_IDLE_S.source}) adds the startup CPU${startupCpuMs === undefined ? ' (not measured in this run)' : `, ${startupCpuMs.toFixed(1)} ms`}; KV's copy at the location is hot when a worker request read it within its cacheTtl (${site.kvCacheTtlS} s). The bill counts those requests at what each level's request did in this run, the page view's two vitals beacons, the scheduled refresh every minute and the content changes, as measured.`
+    `How: visits arrive as a Poisson process, spread evenly over ${pages} pages at one location (Yerevan), ${TRAFFIC.map((traffic) => `${traffic.name} simulated over ${traffic.days === DAYS_PER_MONTH ? 'the whole month' : `${traffic.days} day, scaled to the month`}`).join(', ')}, through the RFC 9111 emulation of the edge (scripts/lib/edge-cache.mjs, the one in front of the worker in the section above) that reads the page's Cloudflare-CDN-Cache-Control from this run ("${site.header}"). Each visit the edge could not answer, and each revalidation behind a stale answer, is a worker request at the level its state gives: (c) or (d) while the Cache API keeps its copy (dropped under the same idle assumption, and made stale by each purge), else (e) from KV; a new isolate after ${ISOLATE_IDLE_S.seconds} s without a visit (assumed: Cloudflare publishes no figure, ${ISOLATE_IDLE_S.source}) adds the startup CPU${startupCpuMs === undefined ? ' (not measured in this run)' : `, ${startupCpuMs.toFixed(1)} ms`}; KV's copy at the location is hot when a worker request read it within its cacheTtl (${site.kvCacheTtlS} s). The bill counts those requests at what each level's request did in this run, the page view's two vitals beacons, the scheduled refresh every minute and the content changes, as measured.`
   )
 
   report.table(

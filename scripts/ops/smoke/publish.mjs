@@ -56,7 +56,7 @@ export async function checkPublishHook(client, report, secret) {
     if (body.changed.length)
       return report.pass('publish hook, signed (content had changed since the last refresh)', seen)
     // Content that changed one to two minutes ago is purged again by any refresh (the repeat purge
-    // after KV's propagation, src/content/refresh.ts); a worker that does not say so (no
+    // after KV's propagation, src/freshness/refresh.ts); a worker that does not say so (no
     // purgedAgain) is judged as before.
     const unexplained = body.purged.filter(
       (/** @type {string} */ tag) => !(body.purgedAgain ?? []).includes(tag)

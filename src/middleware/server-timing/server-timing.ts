@@ -3,7 +3,7 @@
  * took, for the browser's Navigation Timing (`serverTiming`), which client/telemetry sends with the
  * page's vitals.
  *
- * - `cache;desc=<hit|miss|uncached>`: what the page cache (src/middleware/page-cache) did,
+ * - `cache;desc=<hit|miss|uncached>`: what the page cache (src/freshness/) did,
  *   read from its X-Page-Cache header once it has answered; `uncached` when it kept out of the way
  *   (an error page, or PAGE_CACHE_TTL=0). On a hit it carries `dur`: the time to find the copy.
  * - `render;dur=<ms>`: when the worker rendered, the time until the page's headers were ready, its

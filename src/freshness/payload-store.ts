@@ -1,10 +1,10 @@
 /**
- * The payload cache's storage (./cache.ts holds its freshness policy): KV entries
+ * The payload cache's storage (./payload-cache.ts holds its freshness policy): KV entries
  * `{ storedAt, changedAt, hash, schema, payload }`, one per backend payload, and what each isolate
  * remembers of them.
  *
  * - Every entry carries the hash of its payload: pages are tagged and validated by the hashes of
- *   the payloads they were rendered from (src/middleware/page-cache/), so a refresh that changed
+ *   the payloads they were rendered from (src/freshness/), so a refresh that changed
  *   nothing invalidates nothing.
  * - Stored payloads are trusted: a payload is validated (and its HTML sanitized) once, when it is
  *   loaded from the backend, and stored with the version of the schema that did it (`schema`). A
@@ -107,9 +107,9 @@ export type PayloadStoreOptions = {
   now: () => number
   /** Told about an entry that could not be read. */
   onError?: (key: string, error: unknown) => void
-  /** See PayloadCacheOptions (./cache.ts). */
+  /** See PayloadCacheOptions (./payload-cache.ts). */
   readMemoMs: number
-  /** See PayloadCacheOptions (./cache.ts). */
+  /** See PayloadCacheOptions (./payload-cache.ts). */
   schemaVersion: string
   /** The KV key of the payload hashes (./payload-hashes.ts), set after every entry written. */
   hashesKey?: string

@@ -20,16 +20,12 @@
  */
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { payloadsReadBy } from '../../content'
-import { contentTtlSeconds } from '../../content/cache'
-import {
-  payloadHashesKey,
-  readPayloadHashes,
-  type PayloadHashes,
-} from '../../content/payload-hashes'
-import { currentStamp } from '../../content/payload-store'
-import { scheduledRefreshIsRunning } from '../../content/refresh'
-import type { AppEnv } from '../../env'
+import { payloadsReadBy } from './content-for-request'
+import { contentTtlSeconds } from './payload-cache'
+import { payloadHashesKey, readPayloadHashes, type PayloadHashes } from './payload-hashes'
+import { currentStamp } from './payload-store'
+import { scheduledRefreshIsRunning } from './refresh'
+import type { AppEnv } from '../env'
 import { pageCacheHeaders, STALE_SECONDS, type PageCacheHeaders } from './cache-headers'
 import { recallPage, rememberPage } from './recent-pages'
 import {
@@ -41,7 +37,6 @@ import {
   readStored,
   storePage,
   type PagePayload,
-  type PageQueryParams,
   type StoredPage,
 } from './stored-page'
 
@@ -51,10 +46,10 @@ export type PageCacheOptions = {
   /** The cache; caches.default unless a test gives another. */
   cache?: () => Cache
   /**
-   * The query parameters pages read, each with the values pages read: the only ones in the cache
-   * key, and only with such a value (./stored-page.ts). Default: none.
+   * The query the request's page is rendered by (`?project=1`, or ''), resolved before the lookup:
+   * the only query in the cache key (./stored-page.ts), so any other is the plain page. Default: ''.
    */
-  queryParams?: PageQueryParams
+  pageQuery?: (c: Context<AppEnv>) => string | Promise<string>
   /**
    * Whether a path (without language prefix, `c.var.pageKey`) may be a page: any other request
    * (robots.txt, the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default:
@@ -86,11 +81,13 @@ export function pageCache(options: PageCacheOptions = {}) {
       if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
       return
     }
-    const key = pageCacheKey(c.req.url, c.env, options.queryParams)
-
     const cache = fresh > 0 ? openCache() : null
-    if (cache) {
-      const page = await findValidPage(c, cache, key)
+    // Started before the page's query is resolved (a project's lookup reads a payload), so that
+    // both leave the location in one trip.
+    const checks = cache && startChecks(c)
+    const key = pageCacheKey(c.req.url, c.env, await options.pageQuery?.(c))
+    if (cache && checks) {
+      const page = await findValidPage(c, cache, key, checks)
       if (page)
         return answerFromStore(page, c.req.raw, { cacheHeaders: cacheHeaders!, status: 'hit' })
     }
@@ -147,6 +144,19 @@ export function pageCache(options: PageCacheOptions = {}) {
     )
   })
 
+  /** Starts the reads a stored page is checked against: the payload hashes and the heartbeat. */
+  function startChecks(c: Context<AppEnv>): PageChecks {
+    const kv = c.env.CONTENT_CACHE
+    const hashes = readPayloadHashes(kv, payloadHashesKey(c.env), now).catch(
+      (error: unknown): undefined => {
+        console.warn(`page cache: payload hashes not read: ${String(error)}`)
+        return undefined
+      }
+    )
+    c.set('payloadHashes', hashes)
+    return { hashes, refreshed: scheduledRefreshIsRunning(kv, now) }
+  }
+
   /**
    * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
    * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
@@ -158,17 +168,9 @@ export function pageCache(options: PageCacheOptions = {}) {
   async function findValidPage(
     c: Context<AppEnv>,
     cache: Cache,
-    key: string
+    key: string,
+    { hashes, refreshed }: PageChecks
   ): Promise<StoredPage | null> {
-    const kv = c.env.CONTENT_CACHE
-    const hashes = readPayloadHashes(kv, payloadHashesKey(c.env), now).catch(
-      (error: unknown): undefined => {
-        console.warn(`page cache: payload hashes not read: ${String(error)}`)
-        return undefined
-      }
-    )
-    c.set('payloadHashes', hashes)
-    const refreshed = scheduledRefreshIsRunning(kv, now)
     const recent = recallPage(key)
     // The Cache API is the location's own: on a miss the render starts at once, its payload reads
     // beside the hashes' (one trip that can leave the location, not two).
@@ -202,6 +204,12 @@ export function pageCache(options: PageCacheOptions = {}) {
     const ttlMs = contentTtlSeconds(c.env) * 1000
     return stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)
   }
+}
+
+/** What a stored page is checked against: the payload hashes, and whether the scheduled refresh runs. */
+type PageChecks = {
+  hashes: Promise<PayloadHashes | null | undefined>
+  refreshed: Promise<boolean>
 }
 
 /** The payloads this request's answer was built from, as stored with a page. */

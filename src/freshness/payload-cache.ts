@@ -2,7 +2,7 @@
  * The payload cache's freshness policy, under the contract of docs/decisions/0004-content-freshness.md;
  * the KV entries and what an isolate remembers of them are ./payload-store.ts.
  *
- * - One writer per key: the scheduled refresh (src/content/refresh.ts) rewrites entries before
+ * - One writer per key: the scheduled refresh (src/freshness/refresh.ts) rewrites entries before
  *   they reach `ttlSeconds` (CONTENT_TTL). Request handlers only read, except to fill a key that
  *   does not exist yet, and, where no scheduled refresh runs (`refreshesOnRequest`, as under
  *   `wrangler dev`), to refresh an entry aged past the TTL in the background, so the next visit has
@@ -15,7 +15,7 @@
  * waiter keeps its own deadline so a stuck call in one request cannot hang the others.
  */
 import type { Bindings } from '../env'
-import { ContentError } from './errors'
+import { ContentError } from '../content/errors'
 import type { PayloadHashes } from './payload-hashes'
 import {
   createPayloadStore,

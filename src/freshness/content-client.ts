@@ -1,7 +1,7 @@
 /**
  * The one content client: every call of spec section 7, with zod validation of the answer and the
- * KV payload cache in front of the GET calls. What it reads is named in ./payload-catalogue.ts
- * (endpoints, schemas, keys, tags); how it reaches the backend is ./backend-transport.ts.
+ * KV payload cache in front of the GET calls. What it reads is named in src/content/payload-catalogue.ts
+ * (endpoints, schemas, keys, tags); how it reaches the backend is src/content/backend-transport.ts.
  */
 import type { z } from 'zod'
 import type { Bindings } from '../env'
@@ -11,11 +11,11 @@ import {
   DEFAULT_TIMEOUT_MS,
   isTemporaryStatus,
   messageOf,
-} from './backend-transport'
-import { contentTtlSeconds, createPayloadCache } from './cache'
-import { ContentError, DroppedAddressError, MalformedItemsError } from './errors'
-import { fetchPayload, type LoadedPayload } from './fetch-payload'
-import { describeProblems, projectsOf } from './projects'
+} from '../content/backend-transport'
+import { contentTtlSeconds, createPayloadCache } from './payload-cache'
+import { ContentError, DroppedAddressError, MalformedItemsError } from '../content/errors'
+import { fetchPayload, type LoadedPayload } from '../content/fetch-payload'
+import { describeProblems, projectsOf } from '../content/projects'
 import {
   loadSchemas,
   pageMetaPath,
@@ -24,15 +24,15 @@ import {
   payloadSchema,
   payloadTag,
   type PayloadEndpoint,
-} from './payload-catalogue'
+} from '../content/payload-catalogue'
 import { payloadHashesKey, type PayloadHashes } from './payload-hashes'
 import type { PayloadStamp, RefreshOutcome } from './payload-store'
-import { PAYLOAD_SCHEMA_VERSION } from './payload-schema-version'
-import type { EnterprisesPayloadSchema } from './schemas'
+import { PAYLOAD_SCHEMA_VERSION } from '../content/payload-schema-version'
+import type { EnterprisesPayloadSchema } from '../content/schemas'
 
 /**
  * An isolate rendering several pages within a second reads each payload from KV once: the page
- * cache already trusts a payload's hash for as long (STAMP_MEMO_MS in src/middleware/page-cache),
+ * cache already trusts a payload's hash for as long (STAMP_MEMO_MS in src/freshness/),
  * and KV itself takes up to 60 s to show a write in other locations. The isolate that writes a
  * payload reads the new one at once.
  */
@@ -66,7 +66,7 @@ export type ContentClientOptions = {
   onRead?: (tag: string, stamp: PayloadStamp & { key: string }) => void
   /** Told when a request-side load stored a payload whose content changed. */
   onChanged?: (tag: string) => void
-  /** The payload hashes the request read already, if it did (src/middleware/page-cache). */
+  /** The payload hashes the request read already, if it did (src/freshness/). */
   knownHashes?: () => Promise<PayloadHashes | null | undefined> | undefined
   /** Told about every payload loaded from the backend, as sent and as parsed (the publish hook's content report). */
   onLoaded?: (path: string, loaded: LoadedPayload<unknown>) => void

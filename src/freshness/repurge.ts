@@ -8,7 +8,7 @@
  * as the fallback where no queue is bound. Why: docs/decisions/0004-content-freshness.md.
  */
 import type { Bindings } from '../env'
-import { pagePurgerFor } from '../middleware/page-cache/purge'
+import { pagePurgerFor } from './purge'
 
 /** Past KV's propagation (about 60 s), with a margin for the queue's own delivery. */
 export const REPURGE_DELAY_SECONDS = 65

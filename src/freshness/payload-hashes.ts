@@ -1,7 +1,7 @@
 /**
  * The payload hashes: one KV key holding the hash of every payload entry of a backend, so that a
  * stored page is checked against all its payloads with one KV read, side by side with the Cache
- * API's (src/middleware/page-cache/), and a page whose payloads are not in KV at all goes to the
+ * API's (src/freshness/), and a page whose payloads are not in KV at all goes to the
  * backend as soon as they say so. Why: docs/decisions/0027-edge-copies-outlive-a-quiet-night.md,
  * 0041-edge-copies-arrive-fresh-one-trip-leaves.md.
  *
@@ -18,7 +18,7 @@
  *   own writes are seen at once.
  */
 import type { Bindings, PayloadHashes } from '../env'
-import { apiOrigin } from './backend-transport'
+import { apiOrigin } from '../content/backend-transport'
 
 export type { PayloadHashes }
 

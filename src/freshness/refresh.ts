@@ -13,11 +13,15 @@
  * a second purge also follows each change about a minute later, whenever it happened (./repurge.ts).
  */
 import type { Bindings } from '../env'
-import type { PagePurger } from '../middleware/page-cache/purge'
+import type { PagePurger } from './purge'
 import type { Repurger } from './repurge'
-import { contentTtlSeconds } from './cache'
-import { createContentClient, type ContentClientOptions, type PayloadSource } from './client'
-import type { PayloadEndpoint } from './payload-catalogue'
+import { contentTtlSeconds } from './payload-cache'
+import {
+  createContentClient,
+  type ContentClientOptions,
+  type PayloadSource,
+} from './content-client'
+import type { PayloadEndpoint } from '../content/payload-catalogue'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
 export const SCHEDULE_INTERVAL_MS = 60_000
