@@ -56,7 +56,7 @@ function showPreferredOffer(offers: HTMLElement[]): void {
 
 export function offerPreferredLanguage(): void {
   rememberLanguageChoices()
-  const offers = [...document.querySelectorAll<HTMLElement>('[data-language-offer]')]
+  const offers = [...document.querySelectorAll<HTMLElement>('.language-offer')]
   if (offers.length === 0) return
   const update = () => showPreferredOffer(offers)
   for (const offer of offers) {

@@ -27,7 +27,7 @@ function offer(page: Page, lng: Lng) {
 }
 
 /** Every offer the page has, shown or not. */
-const ANY_OFFER = '[data-language-offer]'
+const ANY_OFFER = '.language-offer'
 
 async function expectNoOfferShown(page: Page): Promise<void> {
   // The entry decides before it arms the islands: once the client has loaded, the decision is made.
@@ -250,7 +250,7 @@ for (const [screen, device] of [
             return element ? element.getBoundingClientRect().toJSON() : null
           }
           return {
-            offer: box('[data-language-offer]:not([hidden])'),
+            offer: box('.language-offer:not([hidden])'),
             heading: box('h1'),
             form: box('form'),
           }
@@ -348,7 +348,7 @@ test.describe('a prerendered page', () => {
     // A visitor who chose Russian earlier.
     await page.evaluate(() => localStorage.setItem('selectedLanguage', 'ru'))
     await page.reload({ waitUntil: 'load' })
-    await page.waitForSelector('[data-language-offer="ru"]:not([hidden])')
+    await page.waitForSelector('.language-offer[lang="ru"]:not([hidden])')
 
     const contactLink = 'nav a[href="/en/contact-us"]'
     // The prerendered page, seen from its own target (found through target discovery, which
@@ -387,8 +387,8 @@ test.describe('a prerendered page', () => {
     await discovery.detach()
 
     await page.mouse.move(0, 700)
-    await page.click('[data-language-offer="ru"] button')
-    await page.waitForSelector('[data-language-offer="ru"][hidden]')
+    await page.click('.language-offer[lang="ru"] button')
+    await page.waitForSelector('.language-offer[lang="ru"][hidden]')
     await page.click(contactLink)
     await expect
       .poll(() => page.evaluate(() => location.pathname).catch(() => ''), { timeout: 15_000 })
@@ -401,7 +401,7 @@ test.describe('a prerendered page', () => {
         }
       ).activationStart,
       offered: document.documentElement.hasAttribute('data-language-offered'),
-      visible: [...document.querySelectorAll<HTMLElement>('[data-language-offer]')].filter(
+      visible: [...document.querySelectorAll<HTMLElement>('.language-offer')].filter(
         (offer) => !offer.hidden
       ).length,
     }))

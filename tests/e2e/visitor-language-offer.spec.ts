@@ -17,12 +17,12 @@ test('a language chosen earlier is offered on a page in another language, and a 
     localStorage.setItem('selectedLanguage', 'ru')
   }, null)
   await visitor.open('/en/about?ref=e2e#mission')
-  await until(visitor, isShown, '[data-language-offer="ru"]', { what: 'the offer in Russian' })
+  await until(visitor, isShown, '.language-offer[lang="ru"]', { what: 'the offer in Russian' })
   expect(
     await visitor.run(
       () => ({
-        href: document.querySelector('[data-language-offer="ru"] a')?.getAttribute('href'),
-        shown: [...document.querySelectorAll<HTMLElement>('[data-language-offer]')]
+        href: document.querySelector('.language-offer[lang="ru"] a')?.getAttribute('href'),
+        shown: [...document.querySelectorAll<HTMLElement>('.language-offer')]
           .filter((offer) => !offer.hidden)
           .map((offer) => offer.lang),
       }),
@@ -30,12 +30,12 @@ test('a language chosen earlier is offered on a page in another language, and a 
     )
   ).toEqual({ href: '/ru/about?ref=e2e#mission', shown: ['ru'] })
 
-  await visitor.click('[data-language-offer="ru"] button')
+  await visitor.click('.language-offer[lang="ru"] button')
   await until(visitor, (selector) => !document.querySelector(selector), '[data-language-offered]', {
     what: 'the offer to close',
   })
   await visitor.open('/enterprises')
-  expect(await visitor.run(isShown, '[data-language-offer="ru"]')).toBe(false)
+  expect(await visitor.run(isShown, '.language-offer[lang="ru"]')).toBe(false)
   expect(
     await visitor.run(() => document.documentElement.hasAttribute('data-language-offered'), null)
   ).toBe(false)

@@ -89,7 +89,7 @@ describe('the offers a page carries', () => {
     const html = await (
       await fetchPage('/ru/contact-us?project=1', env as unknown as Bindings)
     ).text()
-    const offers = [...html.matchAll(/<aside [^>]*data-language-offer[^>]*>.*?<\/aside>/g)].map(
+    const offers = [...html.matchAll(/<aside class="language-offer"[^>]*>.*?<\/aside>/g)].map(
       ([markup]) => markup
     )
     expect(offers).toHaveLength(2)

@@ -21,20 +21,13 @@ export function LanguageOffers({ shell }: { shell: Shell }) {
         className="language-offer"
         lang={offered}
         aria-label={t('ui.languageOfferLabel')}
-        data-language-offer={offered}
         hidden
       >
-        <a
-          className="language-offer__link"
-          href={localizePath(pageKey, offered) + keptQuery}
-          hrefLang={offered}
-        >
+        <a href={localizePath(pageKey, offered) + keptQuery} hrefLang={offered}>
           {t('ui.languageOffer')}
         </a>
-        <button type="button" className="language-offer__close" aria-label={t('ui.close')}>
-          <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M6 6l12 12M18 6L6 18" />
-          </svg>
+        <button type="button" aria-label={t('ui.close')}>
+          ×
         </button>
       </aside>
     )
