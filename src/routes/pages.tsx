@@ -12,7 +12,6 @@ import {
   isProjectPath,
   PROJECT_ID_PATTERN,
   projectPath,
-  PROJECTS_PATH,
   projectsOf,
   type Project,
 } from '../content/projects'
@@ -23,10 +22,17 @@ import { socialCardUrl } from '../images/image-url'
 import { imageSrc } from '../images/image-source'
 import { getT } from '../shared/i18n'
 import { localizePath } from '../shared/languages'
+import {
+  CONTACT_PAGE_PATH,
+  OLD_PROJECT_PATH,
+  PAGE_PATHS,
+  PROJECTS_PATH,
+  SENT_PARAM,
+  SERVICES_PATH,
+} from '../shared/site-paths'
 import { FALLBACK } from '../views/components/image'
 import { plainText } from '../views/components/rich-text'
 import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
-import { NAV_PAGES } from '../views/layout/navbar'
 import { AboutPage } from '../views/pages/about-page'
 import { ContactPage } from '../views/pages/contact-page'
 import { EnterprisesPage } from '../views/pages/enterprises-page'
@@ -36,8 +42,6 @@ import type { PageHead, Shell } from '../views/shell'
 
 export const pages = new Hono<AppEnv>()
 
-/** The contact page's `?sent=1`: shown after a plain-form message was sent (src/routes/contact.tsx). */
-export const SENT_PARAM = 'sent'
 /**
  * Every query parameter a page reads, with the values it reads. The page cache keys pages by these
  * alone, so campaign and click ids (`utm_*`, `fbclid`) neither split the cache nor make the site
@@ -49,8 +53,6 @@ export const PAGE_QUERY_PARAMS: Readonly<Record<string, RegExp>> = {
   [SENT_PARAM]: /^1$/,
   [PROJECT_FIELD]: PROJECT_ID_PATTERN,
 }
-/** The paths, without language prefix, that this router renders pages at: the navbar's pages. */
-export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
 /**
  * The pages besides those, as URL patterns without language prefix: every project's page. Which
  * projects there are is the enterprises payload's to say (src/content/projects.ts).
@@ -93,7 +95,7 @@ pages.get('/about', async (c) => {
   return c.render(<AboutPage lng={c.var.lng} about={about} />, { shell, placeholders })
 })
 
-pages.get('/enterprises', async (c) => {
+pages.get(PROJECTS_PATH, async (c) => {
   const content = contentFor(c)
   const [shell, page] = await Promise.all([loadShell(c, content), content.enterprisesPage()])
   const placeholders = await placeholdersFor(c, [page])
@@ -142,7 +144,7 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
 })
 
 // `?project=<id>`: the form asks about that project, looked up beside the layout's payloads.
-pages.get('/contact-us', (c) => {
+pages.get(CONTACT_PAGE_PATH, (c) => {
   const form: ContactFormState =
     c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
   const reference = projectIdOf(c.req.query(PROJECT_FIELD))
@@ -156,8 +158,8 @@ pages.get('/contact-us', (c) => {
 // The spec links to these paths without giving them a screen. Cards no longer link to
 // /enterprise-detail (their project's page took its place: docs/decisions/0018-project-pages.md);
 // an address of it kept elsewhere still leads to the list.
-pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
-pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
+pages.get(SERVICES_PATH, (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
+pages.get(OLD_PROJECT_PATH, (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
 
 /**
  * The contact page with its form as the last plain-form post left it (src/routes/contact.tsx),

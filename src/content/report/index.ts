@@ -1,4 +1,4 @@
-/** The content report (issue 49): what each page's visitors miss, per language. */
+/** The content report: what each page's visitors miss, per language. */
 export { acceptGaps, gapLine, parseAcceptedGaps } from './accepted-gaps'
 export { buildContentReport } from './build-report'
 export type { PayloadLoad, PayloadLoads } from './payload-loads'
