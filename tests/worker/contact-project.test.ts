@@ -96,8 +96,9 @@ describe('the contact page asking about a project', () => {
 
   it('keeps the project in the language links, and names the plain page canonical', async () => {
     const { html } = await page('/en/contact-us?project=1')
+    // The dropdown's links and the language offer's (one per other language) alike.
     const languages = await select(html, 'a[hreflang]')
-    expect(languages.map(({ attrs }) => attrs.href).sort()).toEqual([
+    expect([...new Set(languages.map(({ attrs }) => attrs.href))].sort()).toEqual([
       '/contact-us?project=1',
       '/en/contact-us?project=1',
       '/ru/contact-us?project=1',
