@@ -7,6 +7,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
+import { switchLanguagePath } from '../../src/shared/languages'
 import { fakeBackend } from '../support/worker/fake-backend'
 import { EDITOR_TOKEN, enterPreview, previewLink, PREVIEW_SECRET } from '../support/worker/preview'
 import { fetchPage, newIsolate } from '../support/worker/worker'
@@ -225,5 +226,16 @@ describe('visitor pages', () => {
     backend = fakeBackend()
     const html = await (await fetchPage('/ru/contact-us', previewBindings())).text()
     expect(html).not.toContain('preview-bar')
+  })
+})
+
+describe('the language dropdown in preview', () => {
+  it('switches a preview address to the same page\u2019s preview in the other language', () => {
+    expect(switchLanguagePath('/_preview/ru/about?x=1#team', 'en')).toBe(
+      '/_preview/en/about?x=1#team'
+    )
+    expect(switchLanguagePath('/_preview/en', 'hy')).toBe('/_preview/')
+    expect(switchLanguagePath('/_preview/', 'ru')).toBe('/_preview/ru')
+    expect(switchLanguagePath('/ru/about', 'en')).toBe('/en/about')
   })
 })
