@@ -188,6 +188,26 @@ describe('preview answers', () => {
     expect(spelled.headers.get('Location')).toBe('/_preview/about')
   })
 
+  it('answer HEAD as GET, and render nothing for another method', async () => {
+    backend = fakeBackend()
+    const bindings = previewBindings()
+    const cookie = await enterPreview(await previewLink('/en/contact-us'), bindings)
+
+    const head = await fetchPage('/_preview/en/contact-us', bindings, {
+      method: 'HEAD',
+      headers: { Cookie: cookie },
+    })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('Cache-Control')).toBe('private, no-store')
+    const post = await fetchPage('/_preview/en/contact-us', bindings, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=A&email=a%40b.example&comments=hello',
+    })
+    expect(post.status).toBe(404)
+    expect(post.headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
   it('answer an unknown page with a 404 kept by no cache', async () => {
     backend = fakeBackend()
     const bindings = previewBindings()
