@@ -1,5 +1,5 @@
 /**
- * A message says what it is about (issue 50, docs/decisions/0040-a-message-names-its-project.md):
+ * A message says what it is about (docs/decisions/0040-a-message-names-its-project.md):
  * every project page links to the contact page with its project; that page names the project above
  * the form and keeps it across languages; the message the backend receives ends with the project's
  * title and page address, sent at once or through the outbox; a crafted reference gives the plain
@@ -96,8 +96,9 @@ describe('the contact page asking about a project', () => {
 
   it('keeps the project in the language links, and names the plain page canonical', async () => {
     const { html } = await page('/en/contact-us?project=1')
+    // The dropdown's links and the language offer's (one per other language) alike.
     const languages = await select(html, 'a[hreflang]')
-    expect(languages.map(({ attrs }) => attrs.href).sort()).toEqual([
+    expect([...new Set(languages.map(({ attrs }) => attrs.href))].sort()).toEqual([
       '/contact-us?project=1',
       '/en/contact-us?project=1',
       '/ru/contact-us?project=1',
