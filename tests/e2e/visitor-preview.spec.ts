@@ -1,22 +1,20 @@
 /**
  * An editor's preview, in every engine: a signed link opens a page whose gaps are marked in place
  * (src/views/components/gap-marks.tsx), the preview bar switches language inside preview, the
- * report lists each marked gap, and exit ends the preview. The site runs on its own `wrangler dev`
- * with a preview secret, against the soak's fake CMS (scripts/lib/fake-backend.mjs) with an about
- * page that has one gap of each kind in one language or another. Each run leaves screenshots in
+ * report lists each marked gap, and exit ends the preview, on a site of its own
+ * (tests/support/e2e/preview-site.ts). Each run leaves screenshots in
  * tests/e2e/screenshots/<engine>-preview-<language>-<phone|desktop>.png to look at.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
-import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
-import { newNonce, signPreviewLink } from '../../src/preview/signing'
 import { expect, test } from '../support/e2e/engines/engine-fixtures'
 import { horizontalOverflow } from '../support/e2e/engines/in-page'
 import { DESKTOP, until, type Screen } from '../support/e2e/engines/visitor'
+import {
+  ABOUT_MARKS,
+  SHARED_MARK,
+  startPreviewSite,
+  type PreviewSite,
+} from '../support/e2e/preview-site'
 
-const SECRET = `preview-e2e-${process.pid}-${Date.now()}-secret-of-some-length`
 const PHONE_390: Screen = { width: 390, height: 844, phone: true }
 
 /** The marks on the page, as their visible text. */
@@ -58,56 +56,25 @@ function markTargets(): string[] {
 
 test.describe('an editor previewing a change', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 })
-  let backend: Awaited<ReturnType<typeof startFakeBackend>> | undefined
-  let site: Awaited<ReturnType<typeof startSite>> | undefined
-  let state: string | undefined
+  let site: PreviewSite | undefined
 
   test.beforeAll(async () => {
     test.setTimeout(240_000)
-    backend = await startFakeBackend()
-    backend.edit('about', {
-      // Russian: a cleared rich-text field; Armenian: a missing field; every language: a hidden
-      // list and a sanitized description.
-      ru_titleMission: '<p><br></p>',
-      arm_subTitleMission: undefined,
-      missions: [],
-      descriptionMission: '<p>We build for generations.<script>alert(1)</script></p>',
-      ru_descriptionMission: undefined,
-      arm_descriptionMission: undefined,
-    })
-    state = mkdtempSync(path.join(os.tmpdir(), 'preview-e2e-'))
-    site = await startSite({
-      vars: { API_HOST: backend.origin, PREVIEW_SECRET: SECRET },
-      persistTo: state,
-      logFile: path.join(ROOT, `tests/e2e/test-results/preview-${process.pid}.log`),
-    })
+    site = await startPreviewSite('visitor')
   })
 
   test.afterAll(async () => {
     await site?.stop()
-    await backend?.close()
-    if (state) rmSync(state, { recursive: true, force: true })
   })
-
-  const link = (page: string) =>
-    signPreviewLink(SECRET, site!.origin, {
-      path: page,
-      expiresAt: Math.floor(Date.now() / 1000) + 30 * 60,
-      nonce: newNonce(),
-    })
 
   test('link, marked page, language switch, report, exit: in three languages', async ({
     visitors,
   }) => {
     const visitor = await visitors(site!.origin)
     try {
-      expect(await visitor.open(await link('/about'))).toBe(200)
+      expect(await visitor.open(await site!.link('/about'))).toBe(200)
       await until(visitor, loadedAt, '/_preview/about', { what: 'the Armenian preview' })
-      const expected = {
-        hy: 'English text: arm_subTitleMission is empty',
-        en: 'Section hidden: missions has no items',
-        ru: 'English text: ru_titleMission is empty',
-      }
+      const expected = ABOUT_MARKS
       const seen: Record<string, string[]> = {}
       for (const [lng, address] of [
         ['hy', '/_preview/about'],
@@ -121,7 +88,7 @@ test.describe('an editor previewing a change', () => {
         }
         seen[lng] = await until(visitor, marks, null, { what: `${lng} marks` })
         expect(seen[lng], `${visitor.name} ${lng}`).toContain(expected[lng])
-        expect(seen[lng]).toContain('HTML removed from descriptionMission')
+        expect(seen[lng]).toContain(SHARED_MARK)
         expect((await visitor.run(barCounts, null))[0]).toBe(seen[lng]!.length)
         expect((await visitor.run(marksTakeFocus, null)).every(Boolean)).toBe(true)
         for (const [device, screen] of [
