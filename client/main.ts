@@ -16,6 +16,7 @@
  * page already scrolled) have hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
+import { offerPreferredLanguage } from './language-offer'
 import { reportUnlessLeaving } from './load-failures'
 import { layOutWhilePrerendering } from './prerender-layout'
 import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
@@ -134,6 +135,8 @@ function prefetchHydrationRuntime(): void {
   }
 }
 
+// Before the islands are armed, so that `data-client-loaded` also means the offer has been decided.
+offerPreferredLanguage()
 // On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
 whenActivated(armIslands)
 layOutWhilePrerendering()

@@ -1,6 +1,6 @@
 /**
  * Step `cold` (`npm run bench:cold`): what the first visitor after a quiet night waits for, level by
- * level (issue 39), and what a visit costs. Two sections:
+ * level, and what a visit costs. Two sections:
  *
  * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte,
  *    recorded by scripts/lib/io-chain.ts (the recorder the worker tests use): which KV reads,

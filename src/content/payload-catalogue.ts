@@ -50,7 +50,7 @@ export async function payloadSchema<E extends PayloadEndpoint>(
 
 /**
  * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
- * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
+ * parsed and HTML sanitized at load; a v1 entry holds raw CMS values. A change of the
  * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
  */
 const CACHE_VERSION = 'v2'

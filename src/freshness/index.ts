@@ -28,3 +28,4 @@ export {
 } from './refresh'
 export { handleRepurgeBatch, repurgerFor } from './repurge'
 export { pagePurgerFor } from './purge'
+export { isolateMemo, type IsolateMemo } from './isolate-memo'

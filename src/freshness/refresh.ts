@@ -22,6 +22,7 @@ import {
   type PayloadSource,
 } from './content-client'
 import type { PayloadEndpoint } from '../content/payload-catalogue'
+import { isolateMemo } from './isolate-memo'
 
 /** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
 export const SCHEDULE_INTERVAL_MS = 60_000
@@ -182,7 +183,8 @@ export async function runScheduledRefresh(
   return refreshPayloads(options)
 }
 
-let heartbeatMemo: { running: boolean; readAt: number } | null = null
+/** Whether the heartbeat was recent when this isolate last read it. */
+const heartbeat = isolateMemo<boolean>()
 
 /**
  * Whether the scheduled refresh is keeping payloads fresh (its heartbeat is recent). When it is not,
@@ -193,14 +195,10 @@ export async function scheduledRefreshIsRunning(
   kv: KVNamespace,
   now: () => number = Date.now
 ): Promise<boolean> {
-  if (
-    heartbeatMemo &&
-    now() - heartbeatMemo.readAt < HEARTBEAT_MEMO_MS &&
-    now() >= heartbeatMemo.readAt
-  )
-    return heartbeatMemo.running
+  const remembered = heartbeat.recall(HEARTBEAT_KEY, HEARTBEAT_MEMO_MS, now())
+  if (remembered) return remembered.value
   const beat = Number(await kv.get(HEARTBEAT_KEY).catch(() => null))
   const running = Number.isFinite(beat) && beat > 0 && now() - beat < HEARTBEAT_STALE_MS
-  heartbeatMemo = { running, readAt: now() }
+  heartbeat.remember(HEARTBEAT_KEY, running, now())
   return running
 }

@@ -2,7 +2,7 @@
  * The edge image pipeline (docs/decisions/0012-image-route.md to 0015). Views build addresses with
  * `imageUrl`; the route `GET /_image` (src/routes/images.ts) serves them through `renderImage`.
  *
- * For placeholders (issue 12 part B), one function reuses the route's allow-list, its one download
+ * For placeholders, one function reuses the route's allow-list, its one download
  * path and its limits, so originals are fetched in one place only:
  *
  *   renderPreview(env: PreviewEnv, src: string, width: number, format: RasterFormat = 'image/webp')
@@ -12,7 +12,6 @@
  * caches nothing, so the caller keeps the result where it fits (placeholders: KV, every data centre).
  */
 export {
-  IMAGE_ROUTE,
   IMAGE_WIDTHS,
   SLOT_FALLBACKS,
   imageUrl,

@@ -1,5 +1,5 @@
 /**
- * A message says what it is about (issue 50, docs/decisions/0040-a-message-names-its-project.md):
+ * A message says what it is about (docs/decisions/0040-a-message-names-its-project.md):
  * every project page links to the contact page with its project; that page names the project above
  * the form and keeps it across languages; the message the backend receives ends with the project's
  * title and page address, sent at once or through the outbox; a crafted reference gives the plain

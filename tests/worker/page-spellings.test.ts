@@ -1,5 +1,5 @@
 /**
- * No crafted address costs a render or a backend call (issue 15): every spelling of every page's
+ * No crafted address costs a render or a backend call: every spelling of every page's
  * address (percent-encoding, case, dot segments, duplicate slashes, trailing characters) is a
  * page-cache hit, a redirect to the canonical spelling on this site, or a 404, and the backend
  * never sees a page key the site's own links would not send (src/middleware/language/).
@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeBackend } from '../support/worker/fake-backend'
 import { fetchPage } from '../support/worker/worker'
+import { PAGE_PATHS as PAGE_KEYS } from '../../src/shared/site-paths'
 
-const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us']
 const PREFIXES = ['', '/en', '/ru']
 
 /** The canonical address of `key` under `prefix`. */

@@ -107,6 +107,35 @@ describe('a preview beside visitors', () => {
   })
 })
 
+describe('a preview of the reference service\u2019s drafts', () => {
+  it('shows an editor\u2019s draft in preview only, and the published page to visitors', async () => {
+    const bindings = {
+      ...(env as unknown as Bindings),
+      PREVIEW_SECRET,
+      PREVIEW_API_TOKEN: EDITOR_TOKEN,
+    }
+    const before = await (await fetchPage('/en/about', bindings)).text()
+    const draft = await env.CONTENT.fetch(
+      new Request('https://content.internal/api/erebuni/drafts/get-about-page', {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${EDITOR_TOKEN}` },
+        body: JSON.stringify({ firstBanner: { titleBanner: 'Drafted in the reference service' } }),
+      })
+    )
+    expect(draft.status).toBe(200)
+    const cookie = await enterPreview(await previewLink('/en/about'), bindings)
+
+    const [visitor, preview] = await Promise.all([
+      fetchPage('/en/about', bindings),
+      fetchPage('/_preview/en/about', bindings, { headers: { Cookie: cookie } }),
+    ])
+
+    expect(await preview.text()).toContain('Drafted in the reference service')
+    expect(visitor.headers.get('X-Page-Cache')).toBe('hit')
+    expect(await visitor.text()).toBe(before)
+  })
+})
+
 describe('preview answers', () => {
   it('say private, no-store and noindex, with no speculation rules and no cache headers', async () => {
     backend = fakeBackend()

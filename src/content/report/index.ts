@@ -1,14 +1,14 @@
-/** The content report (issue 49): what each page's visitors miss, per language. */
+/** The content report: what each page's visitors miss, per language. */
 export { acceptGaps, gapLine, parseAcceptedGaps } from './accepted-gaps'
 export { buildContentReport } from './build-report'
 export type { PayloadLoad, PayloadLoads } from './payload-loads'
 export { formatReportText } from './format-text'
 export * from './report-shape'
 export {
+  findImageGaps,
   imageUsesOf,
   judgeOriginal,
-  refusedSource,
   type ImageUse,
-  type OriginalRead,
+  type OpenOptions,
 } from './image-findings'
 export { loadPayloads, pagesWithMeta } from './load-payloads'
