@@ -86,6 +86,12 @@ const PAGE_STYLES = {
   './sections/contact-info.css': ['/contact-us'],
   './components/contact-form.css': ['/contact-us'],
 }
+/**
+ * The site.css files only preview pages use (the preview bar, src/views/layout/preview-bar.tsx): in
+ * no page kind's stylesheet, so visitors download none of it, but in a stylesheet of their own
+ * that a preview page inlines after its page's (`previewStylesheet` in the manifest).
+ */
+const PREVIEW_STYLES = ['./layout/preview-bar.css']
 /** '/enterprises/*': every project's page (src/content/projects.ts). */
 const PAGE_KINDS = {
   home: '/',
@@ -96,13 +102,16 @@ const PAGE_KINDS = {
   other: null,
 }
 
+/** The stylesheets built: one per page kind, and the preview pages' own. */
+const STYLESHEET_KINDS = [...Object.keys(PAGE_KINDS), 'preview']
+
 /** site.css's imports in cascade order. */
 const siteImports = [
   ...readFileSync(join(root, 'src/styles/site.css'), 'utf8').matchAll(
     /^@import ["']([^"']+)["'];$/gm
   ),
 ].map((match) => match[1])
-for (const file of Object.keys(PAGE_STYLES)) {
+for (const file of [...Object.keys(PAGE_STYLES), ...PREVIEW_STYLES]) {
   if (!siteImports.includes(file))
     throw new Error(
       `build-client: PAGE_STYLES names ${file}, which src/styles/site.css does not import`
@@ -125,9 +134,18 @@ const siteStylesheets = {
       kind === 'url-token' ? { path, external: true } : undefined
     )
     build.onLoad({ filter: /.*/, namespace: 'site-stylesheet' }, ({ path: kind }) => {
+      if (kind === 'preview')
+        return {
+          loader: 'css',
+          resolveDir: root,
+          contents: PREVIEW_STYLES.map((file) => `@import "./src/styles/${file.slice(2)}";`).join(
+            '\n'
+          ),
+        }
       const page = PAGE_KINDS[kind]
       const files = siteImports.filter(
-        (file) => !PAGE_STYLES[file] || PAGE_STYLES[file].includes(page)
+        (file) =>
+          !PREVIEW_STYLES.includes(file) && (!PAGE_STYLES[file] || PAGE_STYLES[file].includes(page))
       )
       return {
         loader: 'css',
@@ -155,7 +173,7 @@ const { metafile } = await esbuild.build({
     { in: 'client/main.ts', out: 'main' },
     { in: 'client/hydrate.tsx', out: 'hydrate' },
     ...islands.map((name) => ({ in: `client/islands/${name}.tsx`, out: name })),
-    ...Object.keys(PAGE_KINDS).map((kind) => ({ in: `stylesheet:${kind}`, out: `site-${kind}` })),
+    ...STYLESHEET_KINDS.map((kind) => ({ in: `stylesheet:${kind}`, out: `site-${kind}` })),
   ],
   bundle: true,
   splitting: true,
@@ -201,7 +219,7 @@ const mainChunks = staticImports(main)
 if (outputs[main].cssBundle) rmSync(join(root, outputs[main].cssBundle))
 /** Each page kind's stylesheet text, read from the build and deleted: the manifest carries it. */
 const stylesheets = Object.fromEntries(
-  Object.keys(PAGE_KINDS).map((kind) => {
+  STYLESHEET_KINDS.map((kind) => {
     const css = Object.keys(outputs).find(
       (file) => outputs[file].entryPoint === `site-stylesheet:${kind}`
     )
@@ -265,6 +283,8 @@ const manifest = {
   stylesheets: Object.fromEntries(
     Object.entries(PAGE_KINDS).map(([kind, page]) => [page ?? 'other', stylesheets[kind]])
   ),
+  /** The preview pages' own rules (PREVIEW_STYLES), inlined after the page's stylesheet. */
+  previewStylesheet: stylesheets.preview,
   islands: Object.fromEntries(
     islandFiles.map(({ name, js, css }) => [name, { js: js.map(toUrl), css: css.map(toUrl) }])
   ),

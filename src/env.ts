@@ -5,6 +5,7 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
+import type { PayloadLoad } from './content/report/payload-loads'
 import type { Lng } from './shared/languages'
 
 /** A payload a page was rendered from: its KV key and the hash of its content (src/freshness/content-for-request.ts). */
@@ -27,6 +28,25 @@ type OptionalSecrets = {
    * accepted by /_image, so pages cached before the change keep their images (src/images/image-signature.ts).
    */
   IMAGE_URL_SECRET_PREVIOUS?: string
+  /** Signs preview links and sessions (src/preview/signing.ts); unset: every /_preview address answers 503. */
+  PREVIEW_SECRET?: string
+  /** The secret PREVIEW_SECRET replaced: its links and sessions stay valid until they expire. */
+  PREVIEW_SECRET_PREVIOUS?: string
+  /**
+   * Sent as the Authorization header of preview's backend calls, in API_TOKEN's place: the editor's
+   * token, with which a CMS answers drafts. Never sent on visitors' requests.
+   */
+  PREVIEW_API_TOKEN?: string
+}
+
+/** An open preview session (src/preview/gate.ts): set on every /_preview page request it allows. */
+export type PreviewSession = {
+  /** The link's nonce: exit revokes it. */
+  nonce: string
+  /** When the session ends, in epoch seconds (the link's expiry, at most an hour after entry). */
+  expiresAt: number
+  /** When the link that opened it expires, in epoch seconds. */
+  linkExpiresAt: number
 }
 
 /** Every binding, var and secret of the site worker. */
@@ -56,6 +76,14 @@ export type AppEnv = {
      * (src/images/page-placeholders.ts).
      */
     placeholderIndex?: Promise<void>
+    /** Set on preview requests only: the session that lets this request through (src/preview/). */
+    preview?: PreviewSession
+    /**
+     * Every payload a preview request loaded from the backend, as sent and as parsed, or why it
+     * could not be, by tag (src/preview/preview-content.ts): the content report reads the page's
+     * gaps from the same reading. Set on preview requests only.
+     */
+    previewLoads?: Map<string, PayloadLoad>
   }
 }
 

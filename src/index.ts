@@ -1,6 +1,6 @@
 /**
- * The site worker: language routing, page rendering and error pages for /, /en and /ru; the publish
- * hook and the scheduled payload refresh.
+ * The site worker: language routing, page rendering and error pages for /, /en and /ru; previews
+ * under /_preview; the publish hook and the scheduled payload refresh.
  * Static files in public/ are served by Workers static assets before this code runs.
  */
 import { Hono } from 'hono'
@@ -12,13 +12,15 @@ import { language } from './middleware/language'
 import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
+import { preview } from './preview'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
 import { contact } from './routes/contact'
 import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
-import { isPagePath, PAGE_PATTERNS, PAGE_QUERY_PARAMS, pages } from './routes/pages'
+import { renderedQuery } from './routes/page-query'
+import { isPagePath, PAGE_PATTERNS, pages } from './routes/pages'
 import { PAGE_PATHS } from './shared/site-paths'
 import { publish } from './routes/publish'
 import { seo } from './routes/seo'
@@ -31,6 +33,9 @@ export const app = new Hono<AppEnv>()
 app.use('*', securityHeaders())
 // Plain HTTP gets a permanent redirect to HTTPS before anything else runs (docs/decisions/0016-https-only.md).
 app.use('*', httpsOnly())
+// Preview pages: before the speculation rules, language redirects and page cache, none of which
+// apply to them (docs/decisions/0045-preview-mode.md).
+app.route('/', preview)
 // The rule set that prerenders the site's pages on intent, and its header on every HTML response.
 app.use('*', speculationRules({ pages: PAGE_PATHS, patterns: PAGE_PATTERNS }))
 // Images are not pages: no language redirects, page cache or renderer (docs/decisions/0012-image-route.md).
@@ -39,7 +44,7 @@ app.use('*', language())
 // Outside the page cache, which it reports on: a copy the page cache stores never carries it (decision 0030).
 app.use('*', serverTiming())
 // After the language redirects, before any rendering: see docs/decisions/0002-page-cache.md.
-app.use('*', pageCache({ queryParams: PAGE_QUERY_PARAMS, isPage: isPagePath }))
+app.use('*', pageCache({ pageQuery: renderedQuery, isPage: isPagePath }))
 app.use('*', renderer)
 
 // The contact form's POST routes: /api/contact and each language's /contact-us.

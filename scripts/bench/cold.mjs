@@ -205,8 +205,9 @@ async function measureLevels(backend, secret) {
 }
 
 /**
- * Levels (a) and (b), measured: an RFC 9111 shared cache in front of the running worker, on a
- * clock of its own. A first visit fills it from the worker (whose page cache holds the page); a
+ * Levels (a) and (b), through the RFC 9111 emulation of the edge in front of the running worker,
+ * on a clock of its own: the edge's decision is the emulation's, what the worker does behind it is
+ * measured. A first visit fills it from the worker (whose page cache holds the page); a
  * visit within the copy's freshness is (a), one past it (b), answered by the edge while it asks
  * the worker in the background. Each visit's worker invocations, KV reads and chain are what the
  * recorder saw while it ran.
@@ -487,7 +488,7 @@ function printLevels(report, measured, floor) {
       report.text(`${LEVEL_NAMES[level]}: the runs' chains differed: ${chains.join('; ')}`)
   }
   report.text(
-    `(a) and (b) through an RFC 9111 shared cache in front of the worker (scripts/lib/edge-cache.mjs): the first visit stored the worker's answer ${edge.filled.freshS} s fresh (its age on arrival: ${edge.filled.arrivedAgeS} s); (a) came 30 s later, (b) 90 s later, past the copy's freshness: the edge answered it and asked the worker behind it, with the copy's ETag.`
+    `(a) and (b) through the RFC 9111 emulation of the edge in front of the worker (scripts/lib/edge-cache.mjs, on http-cache-semantics): what the edge answers is the emulation's decision, not Cloudflare's; what the worker did behind it is measured. The first visit stored the worker's answer ${edge.filled.freshS} s fresh (its age on arrival: ${edge.filled.arrivedAgeS} s); (a) came 30 s later, (b) 90 s later, past the copy's freshness: the edge answered it and asked the worker behind it, with the copy's ETag.`
   )
   report.text(
     `Steps: the chain of KV, Cache API, backend and other binding calls the worker waited for before it returned its response (scripts/lib/io-chain.ts holds each call and releases them in waves when the worker waits for nothing else, the location's own calls first): calls in one step ran side by side; · marks a step local to the location (the Cache API, rate limiters, assets), ↗ one that can leave it (KV, whose copy at the location may be cold, the backend, queues). A call still under way when the response was returned (a payload's store behind a full miss) was not awaited. The counts do not depend on the machine. "All" counts include background work (waitUntil). CPU: V8's sampled CPU of the isolate from the request until its background work settled (scripts/bench/cold/cpu-profile.mjs), median of ${RUNS}; the minimal worker's first render in a new isolate (beside d–f) or a render in a warm one (beside c), median of ${RUNS}. Startup CPU (module evaluation) is not in these figures: it is the startup step's.`

@@ -21,9 +21,12 @@
  *
  * Each round loads the floor and every page in turn (every other round in reverse order), so that a
  * machine that slows down weighs on all alike; medians over BENCH_FIRST_LOAD_ROUNDS rounds (3).
- * Targets: no task over 50 ms at 4x; Lighthouse 100 with TBT at most 50 ms in every run. Layout and
- * style time and font lookups are printed beside the floor's, with no target: they follow the
- * machine's load, and what keeps them down is checked by first-load.spec.ts (docs/decisions/0031).
+ * Target: Lighthouse 100 with TBT at most 50 ms in every run. The tasks at 4x are printed beside
+ * the floor's commit task, with no target: the plain page's own commit task (no script, a nav and a
+ * paragraph parsed, styled and laid out) is over 50 ms at 4x on this machine, so "no task over
+ * 50 ms at 4x" no page can meet (docs/decisions/0048). Layout and style time and font lookups are
+ * printed beside the floor's, with no target: they follow the machine's load, and what keeps them
+ * down is checked by first-load.spec.ts (docs/decisions/0031).
  * BENCH_FIRST_LOAD_PAGES narrows the pages (comma-separated);
  * BENCH_FIRST_LOAD_TRACE=/en/about,/ prints where those pages' first load goes, by trace event;
  * BENCH_FIRST_LOAD_VARIANTS=/en/about,/ measures those pages again without their web fonts and
@@ -355,9 +358,10 @@ export function firstLoadTable(rows, lighthouse) {
             .join(', ')}`
         : ''),
     ...(pages.length ? [cpuAndLookups(floor, pages)] : []),
-    long.length
-      ? `a task over ${LONG_TASK_MS} ms at 4x throttling after the commit's (median run): ${long.join(', ')}`
-      : `no task over ${LONG_TASK_MS} ms at 4x throttling after the commit's (median run) on any page`,
+    `at 4x throttling, the floor's own commit task ${Math.round(floor.commitTaskMs)} ms, the pages' ${pages.length ? range(pages.map((row) => row.commitTaskMs)) : '–'} ms (no target: no page can go under the floor's, over ${LONG_TASK_MS} ms; docs/performance.md, "Retired targets"); ` +
+      (long.length
+        ? `a task over ${LONG_TASK_MS} ms after the commit's (median run): ${long.join(', ')}`
+        : `no task over ${LONG_TASK_MS} ms after the commit's (median run) on any page`),
     ...(lighthouse.size
       ? [
           belowFull.length
@@ -367,6 +371,12 @@ export function firstLoadTable(rows, lighthouse) {
       : []),
   ]
   return { table, verdict }
+}
+
+/** The lowest and highest of `values`, in whole milliseconds: `67–91`. @param {number[]} values */
+function range(values) {
+  const whole = values.map(Math.round)
+  return `${Math.min(...whole)}–${Math.max(...whole)}`
 }
 
 /**

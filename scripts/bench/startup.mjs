@@ -8,8 +8,10 @@
  * Then `wrangler check startup` profiles each bundle's startup in the local runtime (workerd under
  * the V8 profiler: evaluating the modules, nothing else), taking turns, BENCH_STARTUP_RUNS (5)
  * times each; a worker's figure is its least active time (sampled time less idle, as wrangler
- * prints it), since load on the machine only ever adds. Target: the site's startup CPU within 2x
- * the minimal worker's, measured in the same run.
+ * prints it), since load on the machine only ever adds; and, on Linux, the CPU time workerd's
+ * threads spend evaluating the modules (/proc), its least run too. Target: the site's startup
+ * CPU within 2x the minimal worker's, in workerd's CPU time, measured in the same run: the
+ * profile's samples are wall time, which a loaded machine stretches (docs/decisions/0048).
  *
  * Sizes are those wrangler prints and Cloudflare limits: every module of the bundle (source maps
  * left out), raw and gzip. Target: at most 300 KiB gzip.
@@ -66,14 +68,26 @@ export const step = {
         'gzip KiB': worker.gzipKiB,
       }))
     )
-    const threadRatio =
-      site.threadCpuMs === undefined
-        ? ''
-        : `, ${(site.threadCpuMs / minimal.threadCpuMs).toFixed(2)}x in workerd's CPU time`
+    const profileRatio = site.cpuMs / minimal.cpuMs
+    const cpuRatio =
+      site.threadCpuMs === undefined ? undefined : site.threadCpuMs / minimal.threadCpuMs
+    const verdict = (met) => (met ? 'met' : 'missed')
+    const startup =
+      cpuRatio === undefined
+        ? `${profileRatio.toFixed(2)}x the minimal worker's in wrangler's profile (target: at most ${STARTUP_TARGET_RATIO}x: ${verdict(profileRatio <= STARTUP_TARGET_RATIO)}; workerd's CPU time not read here)`
+        : `${cpuRatio.toFixed(2)}x the minimal worker's in workerd's CPU time (target: at most ${STARTUP_TARGET_RATIO}x: ${verdict(cpuRatio <= STARTUP_TARGET_RATIO)}), ${profileRatio.toFixed(2)}x in wrangler's profile (no target: its samples are wall time, so a thread waiting for a core counts)`
     report.text(
-      `site startup: ${(site.cpuMs / minimal.cpuMs).toFixed(2)}x the minimal worker's CPU in wrangler's profile${threadRatio} (target: at most ${STARTUP_TARGET_RATIO}x); deploy bundle ${site.gzipKiB} KiB gzip (target: at most ${BUNDLE_TARGET_GZIP_KIB} KiB), ${site.uploadKiB} KiB to upload`
+      `site startup: ${startup}; deploy bundle ${site.gzipKiB} KiB gzip (target: at most ${BUNDLE_TARGET_GZIP_KIB} KiB: ${verdict(site.gzipKiB <= BUNDLE_TARGET_GZIP_KIB)}), ${site.uploadKiB} KiB to upload`
+    )
+    report.text(
+      `Each startup figure is the least of its ${RUNS} runs, which assumes the machine's load only ever adds to a run (in wrangler's profile the runs spread ${spreadOf(site.runsMs)} for the site, ${spreadOf(minimal.runsMs)} for the minimal worker, on a machine shared with other work); the ratios compare two such least runs of the same run, taken in turns.`
     )
   },
+}
+
+/** The lowest and highest of a worker's runs: `37.6–199.7 ms`. @param {number[]} runsMs */
+function spreadOf(runsMs) {
+  return `${Math.min(...runsMs)}–${Math.max(...runsMs)} ms`
 }
 
 /**

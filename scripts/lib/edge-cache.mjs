@@ -7,10 +7,15 @@
  *   (https://developers.cloudflare.com/cache/concepts/cdn-cache-control/), and none of its own state;
  * - a visitor's `If-None-Match` that matches a stored copy's `ETag` is answered 304 from the copy;
  * - a stale copy within `stale-while-revalidate` is answered at once while the worker is asked in
- *   the background (with the copy's validators: a 304 renews it); within `stale-if-error` it is
- *   answered when the worker fails (a 5xx or a thrown call);
- * - `purgeTags` drops every copy whose `Cache-Tag` names one of the tags, and a revalidation
- *   already under way does not bring a purged copy back;
+ *   the background (with the copy's validators); within `stale-if-error` it is answered when the
+ *   worker fails (a 5xx or a thrown call);
+ * - a 304 that matches the copy's validator renews it and updates its stored headers with the
+ *   304's (RFC 9111, sections 3.2 and 4.3.4: a new `Cache-Control` or `ETag` is then obeyed and
+ *   served); a 304 that matches none is not used, and the worker is asked again without validators;
+ *   another answer replaces the copy;
+ * - `purgeTags` drops every copy whose `Cache-Tag` names one of the tags, and an answer the worker
+ *   was giving meanwhile (a revalidation's 304 or 200, or a miss's answer tagged so) is passed to
+ *   the visitor but not kept: it may predate the purge;
  * - copies are kept under the worker's version (`version()`), so a deploy starts with an empty
  *   cache, as the site's keys do;
  * - `evictIdle` drops copies nobody asked for within a while: Cloudflare evicts rarely requested
@@ -25,6 +30,38 @@ import CachePolicy from 'http-cache-semantics'
 const TARGETED = 'cloudflare-cdn-cache-control'
 /** Statuses whose answers have no body (the Fetch standard's null body statuses). */
 const NO_BODY = new Set([101, 103, 204, 205, 304])
+/**
+ * Fields a 304 does not update in the stored copy (RFC 9111, section 3.2): the hop-by-hop ones,
+ * Content-Length, and those that describe the stored body's bytes, as http-cache-semantics keeps them.
+ */
+const NOT_UPDATED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'content-encoding',
+  'content-range',
+])
+
+/** The copy's headers updated with a 304's (RFC 9111, section 3.2), as a new Headers. */
+function updatedHeaders(/** @type {Headers} */ stored, /** @type {Headers} */ notModified) {
+  const headers = new Headers(stored)
+  for (const [name, value] of notModified)
+    if (!NOT_UPDATED.has(name.toLowerCase())) headers.set(name, value)
+  return headers
+}
+
+/** The tags a response's Cache-Tag names. */
+function tagsOf(/** @type {Headers} */ headers) {
+  return (headers.get('Cache-Tag') ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean)
+}
 
 /** The caching policy the edge obeys: the most specific field the response has. */
 function edgeCacheControl(/** @type {Headers} */ headers) {
@@ -94,8 +131,26 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     return copy.policy.maxAge() + seconds > copy.policy.age()
   }
 
-  /** Keeps `response` when the edge may; resolves to what the visitor gets. */
-  async function keep(key, request, response) {
+  /** The tags purged during each call to the worker under way: what it answers may predate them. */
+  const underWay = new Set()
+
+  /** Asks the worker; resolves to its answer and the tags purged while it was asked. */
+  async function ask(request) {
+    /** @type {Set<string>} */
+    const purged = new Set()
+    underWay.add(purged)
+    try {
+      return { response: await origin(request), purged }
+    } finally {
+      underWay.delete(purged)
+    }
+  }
+
+  /**
+   * Keeps `response` when the edge may, unless `mayKeep` says no (a purge came while the worker
+   * answered); resolves to what the visitor gets.
+   */
+  async function keep(key, request, response, mayKeep = true) {
     const body = new Uint8Array(await response.arrayBuffer())
     const headers = new Headers(response.headers)
     const policy = new EdgePolicy(policyRequest(request), policyResponse(response), {
@@ -103,7 +158,7 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     })
     const stored = new Headers(headers)
     headers.delete(TARGETED)
-    if (policy.storable() && policy.timeToLive() > 0)
+    if (mayKeep && policy.storable() && policy.timeToLive() > 0)
       copies.set(key, { policy, body, headers: stored, usedAt: now() })
     return new Response(NO_BODY.has(response.status) ? null : body, {
       status: response.status,
@@ -111,24 +166,39 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
     })
   }
 
-  /** Asks the worker to revalidate `copy`; a 304 renews it, another answer replaces it. */
+  /** A miss: the worker's answer, kept unless a purge of one of its tags came meanwhile. */
+  async function fill(key, request) {
+    const { response, purged } = await ask(request)
+    return keep(key, request, response, !tagsOf(response.headers).some((tag) => purged.has(tag)))
+  }
+
+  /**
+   * Asks the worker to revalidate `copy` (RFC 9111, section 4.3): a 304 that matches the copy's
+   * validator renews it with the 304's header fields, another answer replaces it. A copy purged (or
+   * replaced) while the worker was asked stays gone.
+   */
   async function revalidate(key, request, copy, conditional) {
     const asked = new Request(request.url, {
       method: request.method,
       headers: { ...Object.fromEntries(request.headers), ...conditional },
     })
-    const response = await origin(asked)
-    if (response.status === 304) {
-      const { policy } = copy.policy.revalidatedPolicy(
-        policyRequest(asked),
-        policyResponse(response)
-      )
-      const renewed = { ...copy, policy, usedAt: now() }
-      // A copy purged (or replaced) while the worker was asked stays gone.
-      if (copies.get(key) === copy) copies.set(key, renewed)
-      return answer(renewed, request)
+    const { response, purged } = await ask(asked)
+    const mayKeep =
+      copies.get(key) === copy && !tagsOf(response.headers).some((tag) => purged.has(tag))
+    if (response.status !== 304) return keep(key, request, response, mayKeep)
+    const headers = updatedHeaders(copy.headers, response.headers)
+    const { policy, matches } = copy.policy.revalidatedPolicy(
+      policyRequest(asked),
+      policyResponse({ status: 304, headers })
+    )
+    // A 304 for another representation cannot update this one (section 4.3.4): ask for the page.
+    if (!matches) {
+      if (copies.get(key) === copy) copies.delete(key)
+      return fill(key, request)
     }
-    return keep(key, request, response)
+    const renewed = { ...copy, policy, headers, usedAt: now() }
+    if (mayKeep) copies.set(key, renewed)
+    return answer(renewed, request)
   }
 
   return {
@@ -161,7 +231,7 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
               copy,
               copy.policy.revalidationHeaders(policyRequest(request))
             )
-          : await keep(key, request, await origin(request))
+          : await fill(key, request)
       } catch (error) {
         if (copy && mayServeOnError(copy))
           return { response: answer(copy, request), outcome: 'stale-if-error' }
@@ -175,9 +245,10 @@ export function createEdgeCache({ origin, now = Date.now, version = () => '' }) 
 
     /** Drops every copy tagged with one of `tags` (Cache-Tag, comma-separated); resolves to how many. */
     purgeTags(tags) {
+      for (const purged of underWay) for (const tag of tags) purged.add(tag)
       let purged = 0
       for (const [key, copy] of copies) {
-        const tagged = (copy.headers.get('Cache-Tag') ?? '').split(',').map((tag) => tag.trim())
+        const tagged = tagsOf(copy.headers)
         if (tags.some((tag) => tagged.includes(tag))) {
           copies.delete(key)
           purged++

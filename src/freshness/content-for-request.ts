@@ -1,18 +1,21 @@
 /**
  * The content client for one request: bindings, waitUntil and error logging from the Context, and
  * a record of every payload the page was built from (`c.var.payloads`), which the page cache turns
- * into Cache-Tag and ETag.
+ * into Cache-Tag and ETag. A preview request (`c.var.preview`) gets the preview's client instead:
+ * every payload from the backend now, nothing cached (src/preview/preview-content.ts).
  */
 import type { Context } from 'hono'
 import type { AppEnv, PayloadRead } from '../env'
 import { pagePurgerFor } from './purge'
 import { reportError } from '../observability'
 import { createContentClient, type ContentClient } from './content-client'
+import { previewContentFor } from '../preview/preview-content'
 import { scheduledRefreshIsRunning } from './refresh'
 
 export type { PayloadRead }
 
 export function contentFor(c: Context<AppEnv>): ContentClient {
+  if (c.var.preview) return previewContentFor(c)
   const timeout = Number(c.env.API_TIMEOUT_MS)
   return createContentClient({
     env: c.env,

@@ -37,7 +37,6 @@ import {
   readStored,
   storePage,
   type PagePayload,
-  type PageQueryParams,
   type StoredPage,
 } from './stored-page'
 
@@ -47,10 +46,10 @@ export type PageCacheOptions = {
   /** The cache; caches.default unless a test gives another. */
   cache?: () => Cache
   /**
-   * The query parameters pages read, each with the values pages read: the only ones in the cache
-   * key, and only with such a value (./stored-page.ts). Default: none.
+   * The query the request's page is rendered by (`?project=1`, or ''), resolved before the lookup:
+   * the only query in the cache key (./stored-page.ts), so any other is the plain page. Default: ''.
    */
-  queryParams?: PageQueryParams
+  pageQuery?: (c: Context<AppEnv>) => string | Promise<string>
   /**
    * Whether a path (without language prefix, `c.var.pageKey`) may be a page: any other request
    * (robots.txt, the sitemap, a scanner's guesses) passes by without a Cache API lookup. Default:
@@ -82,7 +81,7 @@ export function pageCache(options: PageCacheOptions = {}) {
       if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
       return
     }
-    const key = pageCacheKey(c.req.url, c.env, options.queryParams)
+    const key = pageCacheKey(c.req.url, c.env, await options.pageQuery?.(c))
 
     const cache = fresh > 0 ? openCache() : null
     if (cache) {

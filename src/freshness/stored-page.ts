@@ -32,32 +32,17 @@ export type PagePayload = { key: string; tag: string; hash: string }
  */
 const bundleVersion = lazy(() => fnv1a(JSON.stringify(clientManifest)))
 
-/** The query parameters pages read, each with the pattern of the values they read. */
-export type PageQueryParams = Readonly<Record<string, RegExp>>
-
 /**
- * The cache key of a page: its address with only the query parameters pages read (`queryParams`,
- * in a fixed order, each only with a value of its pattern: any other value is the page without
- * it), under the deployed version (so a deploy starts with an empty page cache) and
- * the content source (so a worker pointed at another backend never answers with pages rendered
- * from this one's content).
+ * The cache key of a page: its address with only the query the page is rendered by (`query`, such
+ * as `?project=1`, resolved by the caller: any other query is the plain page's key), under the
+ * deployed version (so a deploy starts with an empty page cache) and the content source (so a
+ * worker pointed at another backend never answers with pages rendered from this one's content).
  */
-export function pageCacheKey(
-  url: string,
-  env: Bindings,
-  queryParams: PageQueryParams = {}
-): string {
-  const { origin, pathname, searchParams } = new URL(url)
-  const kept = new URLSearchParams()
-  for (const name of Object.keys(queryParams).sort()) {
-    // Pages read a parameter's first value (URLSearchParams.get), and only one of this shape.
-    const value = searchParams.get(name)
-    if (value !== null && queryParams[name]!.test(value)) kept.append(name, value)
-  }
-  const search = kept.size ? `?${kept}` : ''
+export function pageCacheKey(url: string, env: Bindings, query = ''): string {
+  const { origin, pathname } = new URL(url)
   const version = env.CF_VERSION_METADATA?.id || bundleVersion()
   const source = encodeURIComponent(env.API_HOST || 'bundled')
-  return `${origin}/__page-cache/${version}/${source}${pathname}${search}`
+  return `${origin}/__page-cache/${version}/${source}${pathname}${query}`
 }
 
 /** A 200 HTML page that says nothing against being shared. */

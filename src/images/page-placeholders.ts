@@ -81,7 +81,8 @@ export async function placeholdersFor(
   readPlaceholdersBeside(c)
   await c.get('placeholderIndex')
   const { previews, unknown } = rememberedPlaceholders(collectImageSources(payloads))
-  if (unknown.length > 0) {
+  // A preview (a draft's images, perhaps) computes and stores none: it writes nothing visitors read.
+  if (unknown.length > 0 && !c.var.preview) {
     c.set('provisional', true)
     c.executionCtx.waitUntil(settlePlaceholders(c.env, unknown))
   }

@@ -10,13 +10,11 @@ import { localizer } from '../content/localize'
 import {
   findProject,
   isProjectPath,
-  PROJECT_ID_PATTERN,
   projectPath,
   projectsOf,
   type Project,
 } from '../content/projects'
-import { findReferencedProject, projectIdOf } from '../contact/project-reference'
-import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
+import { projectQuery } from '../shared/contact-fields'
 import { imageSigningKeys } from '../images/image-signature'
 import { socialCardUrl } from '../images/image-url'
 import { imageSrc } from '../images/image-source'
@@ -27,7 +25,6 @@ import {
   OLD_PROJECT_PATH,
   PAGE_PATHS,
   PROJECTS_PATH,
-  SENT_PARAM,
   SERVICES_PATH,
 } from '../shared/site-paths'
 import { FALLBACK } from '../views/components/image'
@@ -39,20 +36,10 @@ import { EnterprisesPage } from '../views/pages/enterprises-page'
 import { HomePage } from '../views/pages/home-page'
 import { ProjectPage } from '../views/pages/project-page'
 import type { PageHead, Shell } from '../views/shell'
+import { askedProject, asksSentNotice } from './page-query'
 
 export const pages = new Hono<AppEnv>()
 
-/**
- * Every query parameter a page reads, with the values it reads. The page cache keys pages by these
- * alone, so campaign and click ids (`utm_*`, `fbclid`) neither split the cache nor make the site
- * render at will, and a value a page ignores (markup, 10 KB) is the plain page's key. A project
- * reference of an id's shape that names no project renders the plain form uncached (no-store):
- * only the projects' ids ever have a page of their own (docs/decisions/0040).
- */
-export const PAGE_QUERY_PARAMS: Readonly<Record<string, RegExp>> = {
-  [SENT_PARAM]: /^1$/,
-  [PROJECT_FIELD]: PROJECT_ID_PATTERN,
-}
 /**
  * The pages besides those, as URL patterns without language prefix: every project's page. Which
  * projects there are is the enterprises payload's to say (src/content/projects.ts).
@@ -143,16 +130,10 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
   )
 })
 
-// `?project=<id>`: the form asks about that project, looked up beside the layout's payloads.
+// `?project=<id>` of a project: the form asks about it; any other query is the plain page (./page-query.ts).
 pages.get(CONTACT_PAGE_PATH, (c) => {
-  const form: ContactFormState =
-    c.req.query(SENT_PARAM) === '1' ? { outcome: { kind: 'sent' } } : {}
-  const reference = projectIdOf(c.req.query(PROJECT_FIELD))
-  return renderContactPage(
-    c,
-    form,
-    reference ? findReferencedProject(contentFor(c), reference) : undefined
-  )
+  const form: ContactFormState = asksSentNotice(c) ? { outcome: { kind: 'sent' } } : {}
+  return renderContactPage(c, form, askedProject(c))
 })
 
 // The spec links to these paths without giving them a screen. Cards no longer link to
@@ -164,7 +145,7 @@ pages.get(OLD_PROJECT_PATH, (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.
 /**
  * The contact page with its form as the last plain-form post left it (src/routes/contact.tsx),
  * asking about `project` when there is one: the language links keep it. A lookup that found no
- * project gives the plain form, kept by no cache: only the projects' ids add cached pages.
+ * project gives the plain form.
  */
 export async function renderContactPage(
   c: Context<AppEnv>,
@@ -172,7 +153,6 @@ export async function renderContactPage(
   project?: Project | Promise<Project | null>
 ) {
   const [shell, asked] = await Promise.all([loadShell(c, contentFor(c)), project ?? null])
-  if (project && !asked) c.header('Cache-Control', 'no-store')
   const contact = shell.contact!
   const placeholders = await placeholdersFor(c, [contact])
   const lng = c.var.lng

@@ -4,7 +4,8 @@
  * must be within its client's budget (TELEMETRY_RATE_LIMITER, by CF-Connecting-IP: 429 with
  * Retry-After beyond it, before the body is read), fit in TELEMETRY_LIMITS.body bytes and match its
  * schema; it is then written to the VITALS Analytics Engine dataset, or logged when none is bound.
- * Both answer 204 with no body: a beacon's sender never reads the answer.
+ * Both answer 204 with no body: a beacon's sender never reads the answer. A beacon from a preview
+ * page (under /_preview: an editor, not a visitor) is answered the same and written nowhere.
  *
  * Rows are billed per data point, so what one client can write is bounded twice: per request, at
  * most MAX_ROWS_PER_BEACON points (one per metric or error, the schemas' limits), counted as they are
@@ -28,6 +29,7 @@ import type { z } from 'zod'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
+import { publicPathOf } from '../shared/preview-paths'
 import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../shared/site-paths'
 import {
   TELEMETRY_LIMITS as LIMITS,
@@ -58,6 +60,7 @@ export const telemetry = new Hono<AppEnv>()
 telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
   const beacon = await readBeacon(c, (await loadSchemas()).vitals)
   if (!beacon) return c.body(null, 400, NO_STORE)
+  if (publicPathOf(beacon.page) !== null) return c.body(null, 204, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
   const pageView = [
@@ -89,6 +92,7 @@ telemetry.post(VITALS_PATH, fromThisSite, withinBudget, limit, async (c) => {
 telemetry.post(CLIENT_ERRORS_PATH, fromThisSite, withinBudget, limit, async (c) => {
   const beacon = await readBeacon(c, (await loadSchemas()).clientErrors)
   if (!beacon) return c.body(null, 400, NO_STORE)
+  if (publicPathOf(beacon.page) !== null) return c.body(null, 204, NO_STORE)
   const { lng, path } = splitLanguagePrefix(beacon.page)
   const country = countryOf(c)
   writeRows(

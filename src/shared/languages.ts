@@ -2,6 +2,8 @@
  * The one list of languages: routing, hreflang, the sitemap and the dropdown all read it.
  * Armenian is the default and has no path prefix; en and ru live under /en and /ru.
  */
+import { previewPathOf, publicPathOf } from './preview-paths'
+
 export const LANGUAGES = ['hy', 'en', 'ru'] as const
 export type Lng = (typeof LANGUAGES)[number]
 
@@ -42,12 +44,16 @@ export function localizePath(path: string, lng: Lng): string {
 
 /**
  * Rewrites the language prefix of a full path (adds, replaces or removes it),
- * keeping any query string and hash: '/ru/about?x=1#top' -> '/en/about?x=1#top'.
+ * keeping any query string and hash: '/ru/about?x=1#top' -> '/en/about?x=1#top'. A preview
+ * address stays one: '/_preview/ru/about' -> '/_preview/en/about' (./preview-paths.ts).
  */
 export function switchLanguagePath(pathWithSearch: string, lng: Lng): string {
   const cut = pathWithSearch.search(/[?#]/)
   const pathname = cut === -1 ? pathWithSearch : pathWithSearch.slice(0, cut)
   const tail = cut === -1 ? '' : pathWithSearch.slice(cut)
+  const previewed = publicPathOf(pathname)
+  if (previewed !== null)
+    return previewPathOf(localizePath(splitLanguagePrefix(previewed).path, lng)) + tail
   return localizePath(splitLanguagePrefix(pathname).path, lng) + tail
 }
 

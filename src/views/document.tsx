@@ -3,7 +3,8 @@
  * "Document head", and section 9), hreflang alternates, the navbar, main and the footer.
  * `<meta name="deployment-version">` names the deployed version that rendered the page (the version metadata
  * binding's id), so that a copy served from a cache reports the version that made it
- * (client/telemetry, decision 0030); without the binding it is left out.
+ * (client/telemetry, decision 0030); without the binding it is left out. A preview page
+ * (`shell.preview`) starts with the preview bar and inlines its stylesheet.
  */
 import type { ReactNode } from 'react'
 import { isExternalAddress, parseAddress } from '../content/addresses'
@@ -11,12 +12,14 @@ import { pickLocalized } from '../content/localize'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { DEPLOYMENT_VERSION_META, VERSION_ID } from '../shared/telemetry'
+import { clientManifest } from '../generated/client-manifest'
 import { ClientAssets } from './assets'
 import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Island } from './island'
 import { Footer } from './layout/footer'
 import { Navbar } from './layout/navbar'
+import { PreviewBar } from './layout/preview-bar'
 import type { Shell } from './shell'
 
 export const ROBOTS = 'index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1'
@@ -86,11 +89,15 @@ export function Document({ shell, version, children }: DocumentProps) {
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
         <ClientAssets pageKey={pageKey} lng={lng} />
+        {shell.preview && (
+          <style dangerouslySetInnerHTML={{ __html: clientManifest.previewStylesheet }} />
+        )}
       </head>
       <body>
         <a className="skip-link" href="#main">
           {t('ui.skipToContent')}
         </a>
+        {shell.preview && <PreviewBar shell={shell} state={shell.preview} />}
         <Navbar shell={shell} />
         <main id="main">{children}</main>
         <Footer shell={shell} />

@@ -30,7 +30,11 @@ const NO_PLACEHOLDERS: Placeholders = new Map()
 export const renderer = createMiddleware<AppEnv>((c, next) =>
   reactRenderer(
     ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
-      <Document shell={shell} version={c.env.CF_VERSION_METADATA?.id}>
+      <Document
+        // A preview page (src/preview/) shows the preview bar; the content report adds its counts.
+        shell={c.var.preview ? { ...shell, preview: shell.preview ?? {} } : shell}
+        version={c.env.CF_VERSION_METADATA?.id}
+      >
         <ImageSigningContext value={imageSigningKeys(c.env).current}>
           <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
         </ImageSigningContext>

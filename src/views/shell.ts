@@ -1,6 +1,7 @@
 /** What every page's layout needs besides the page itself: language, address and shared payloads. */
 import type { ContactData, NavbarPayload, PageMeta } from '../content/schemas'
 import type { Lng } from '../shared/languages'
+import type { PreviewBarState } from './layout/preview-bar'
 
 export type Shell = {
   lng: Lng
@@ -20,6 +21,8 @@ export type Shell = {
   keptQuery?: string
   /** A page's own head (a project's page), in place of the page meta data's. */
   head?: PageHead
+  /** Set on preview pages only (src/preview/): the document shows the preview bar. */
+  preview?: PreviewBarState
 }
 
 /** What a page that is about one thing says of itself in the head (src/views/document.tsx). */

@@ -3,8 +3,9 @@
  * The RFC 9111 shared cache the bench, the worker tests and the smoke's stand-in for Workers Cache
  * put in front of the worker (scripts/lib/edge-cache.mjs), and the month simulated through it
  * (scripts/bench/cold/edge-month.mjs): Cloudflare-CDN-Cache-Control, then CDN-Cache-Control, over
- * Cache-Control, a visitor's If-None-Match, stale-while-revalidate, stale-if-error, purge by
- * Cache-Tag, a key per version; its clock is the test's.
+ * Cache-Control, a visitor's If-None-Match, stale-while-revalidate, stale-if-error, a 304's
+ * header fields (RFC 9111, sections 3.2 and 4.3.4, quoted beside their tests), purge by Cache-Tag
+ * (during a revalidation or a miss too), a key per version; its clock is the test's.
  */
 import { describe, expect, it } from 'vitest'
 import { createEdgeCache } from '../../scripts/lib/edge-cache.mjs'
@@ -132,6 +133,118 @@ describe('the edge in front of the worker', () => {
     await stale.background
     expect(edge.size).toBe(0)
     expect((await visit()).outcome).toBe('miss')
+  })
+
+  // RFC 9111, section 4.3.4: "the cache MUST [...] use other header fields provided in the 304
+  // (Not Modified) response to replace all instances of the corresponding header fields in the
+  // stored response"; section 3.2: "the cache MUST add each header field in the provided response
+  // to the stored response, replacing field values that are already present" (but Content-Length).
+  it('updates the stored headers from a 304: its new lifetime is obeyed, its fields are served, its arrival is the age’s start', async () => {
+    const renewedHeaders = {
+      ...PAGE_HEADERS,
+      'Cache-Control': 'public, max-age=0, no-cache',
+      'Cloudflare-CDN-Cache-Control': 'public, max-age=600',
+      'Cache-Tag': 'page:/en,payload:navbar,payload:meta',
+      'X-Build': '2',
+      'Content-Length': '0',
+    }
+    const { edge, state, visit } = edgeBefore((request) =>
+      request.headers.get('If-None-Match') === 'W/"v1"'
+        ? new Response(null, { status: 304, headers: renewedHeaders })
+        : page()
+    )
+    await visit()
+    state.clock = 3_600_000
+    const stale = await visit()
+    expect(stale.outcome).toBe('stale')
+    await stale.background
+    expect(state.asked).toHaveLength(2)
+
+    state.clock = 3_600_000 + 590_000
+    const renewed = await visit()
+    // Fresh for the 304's 600 s, not the stored copy's 60 s.
+    expect(renewed.outcome).toBe('fresh')
+    expect(renewed.response.headers.get('Cache-Control')).toBe('public, max-age=0, no-cache')
+    expect(renewed.response.headers.get('X-Build')).toBe('2')
+    expect(renewed.response.headers.get('ETag')).toBe('W/"v1"')
+    expect(renewed.response.headers.get('Age')).toBe('590')
+    expect(renewed.response.headers.has('Cloudflare-CDN-Cache-Control')).toBe(false)
+    // The stored body is kept, and with it its own length.
+    expect(renewed.response.headers.get('Content-Length')).toBeNull()
+    expect(await renewed.response.text()).toBe('<html></html>')
+    // A purge reaches it by the tags the 304 gave it.
+    expect(edge.purgeTags(['payload:meta'])).toBe(1)
+    expect(state.asked).toHaveLength(2)
+  })
+
+  // RFC 9111, section 4.3.4: "If none of the stored responses contain the same strong validator,
+  // then the cache MUST NOT use the new response to update any stored responses."
+  it('does not update the copy from a 304 whose strong ETag names another representation: it asks again without validators', async () => {
+    let version = 'v1'
+    const { state, visit } = edgeBefore((request) => {
+      if (request.headers.has('If-None-Match'))
+        return new Response(null, {
+          status: 304,
+          headers: { ...PAGE_HEADERS, ETag: '"v2"', 'X-Build': '2' },
+        })
+      return new Response(`<html>${version}</html>`, {
+        headers: { ...PAGE_HEADERS, ETag: `W/"${version}"` },
+      })
+    })
+    await visit()
+    version = 'v2'
+    state.clock = 120_000
+    const stale = await visit()
+    await stale.background
+    expect(state.asked.map((request) => request.headers.get('If-None-Match'))).toEqual([
+      null,
+      'W/"v1"',
+      null,
+    ])
+    const renewed = await visit()
+    expect(renewed.outcome).toBe('fresh')
+    expect(await renewed.response.text()).toBe('<html>v2</html>')
+    expect(renewed.response.headers.get('ETag')).toBe('W/"v2"')
+    expect(renewed.response.headers.has('X-Build')).toBe(false)
+  })
+
+  it('does not keep a page the worker answered 200 to a revalidation while the copy was purged', async () => {
+    let answerRevalidation = () => {}
+    const revalidationMayAnswer = new Promise<void>((resolve) => (answerRevalidation = resolve))
+    const { edge, state, visit } = edgeBefore(async (request) => {
+      if (!request.headers.has('If-None-Match')) return page()
+      await revalidationMayAnswer
+      return new Response('<html>rendered before the purge</html>', {
+        headers: { ...PAGE_HEADERS, ETag: 'W/"v2"' },
+      })
+    })
+    await visit()
+    state.clock = 3_600_000
+    const stale = await visit()
+    expect(stale.outcome).toBe('stale')
+    expect(edge.purgeTags(['payload:navbar'])).toBe(1)
+    answerRevalidation()
+    await stale.background
+    expect(edge.size).toBe(0)
+    const next = await visit()
+    expect(next.outcome).toBe('miss')
+    expect(state.asked.at(-1)!.headers.has('If-None-Match')).toBe(false)
+  })
+
+  it('passes on, but does not keep, a miss’s answer tagged with what was purged while the worker gave it', async () => {
+    let answerMiss = () => {}
+    const missMayAnswer = new Promise<void>((resolve) => (answerMiss = resolve))
+    const { edge, visit } = edgeBefore(async () => {
+      await missMayAnswer
+      return page()
+    })
+    const miss = visit()
+    expect(edge.purgeTags(['payload:navbar'])).toBe(0)
+    answerMiss()
+    expect((await miss).response.status).toBe(200)
+    expect(edge.size).toBe(0)
+    expect((await visit()).outcome).toBe('miss')
+    expect(edge.size).toBe(1)
   })
 
   it('drops copies by Cache-Tag, by version, and when idle for longer than the caller assumes', async () => {

@@ -21,8 +21,14 @@ describe('dictionaries', () => {
     }
   })
 
-  it('groups texts as contact, footer, meta and the site ui', () => {
-    expect(Object.keys(dictionaries.en).sort()).toEqual(['contact', 'footer', 'meta', 'ui'])
+  it('groups texts as contact, footer, meta, the preview and the site ui', () => {
+    expect(Object.keys(dictionaries.en).sort()).toEqual([
+      'contact',
+      'footer',
+      'meta',
+      'preview',
+      'ui',
+    ])
   })
 
   it('keeps the English texts the spec quotes', () => {

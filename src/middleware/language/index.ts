@@ -1,1 +1,1 @@
-export { language } from './language'
+export { canonicalPath, language } from './language'

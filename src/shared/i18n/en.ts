@@ -90,6 +90,22 @@ export const en = {
     close: 'Close',
     partners: 'Our partners',
   },
+  preview: {
+    label: 'Preview',
+    notice: 'Preview: visitors do not see this yet',
+    report: 'Content report',
+    exit: 'Exit preview',
+    refusedNoSession: 'No preview is open here. Open a preview link to see this page in preview.',
+    refusedNoLink: 'This preview link is incomplete: it needs path, exp, nonce and sig.',
+    refusedNotPage: 'This preview link does not lead to a page of this site.',
+    refusedBadSignature:
+      'This preview link is not valid: its signature does not match. Ask for a new link.',
+    refusedExpired: 'This preview link has expired. Ask for a new link.',
+    refusedRevoked: 'This preview was closed with “Exit preview”. Ask for a new link.',
+    refusedBadSession: 'This preview session is not valid. Open a preview link again.',
+    refusedSessionExpired: 'This preview session has expired. Open a preview link again.',
+    notConfigured: 'Preview is not set up on this site (no PREVIEW_SECRET).',
+  },
 }
 
 export type Dictionary = typeof en

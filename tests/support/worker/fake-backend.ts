@@ -12,7 +12,7 @@ import type { Bindings } from '../../../src/env'
  * reading one request's Response (or stream) from another request.
  */
 export type Canned = { status: number; body: string; contentType: string }
-export type Answer = Canned | (() => Response | Promise<Response>) | 'hang'
+export type Answer = Canned | ((request: Request) => Response | Promise<Response>) | 'hang'
 
 export type Call = { url: URL; method: string; headers: Headers; body: string }
 
@@ -95,7 +95,7 @@ export function fakeBackend(answers: Record<string, Answer> = {}, origin = nextO
         request.signal.addEventListener('abort', () => reject(request.signal.reason))
       })
     }
-    if (typeof answer === 'function') return answer()
+    if (typeof answer === 'function') return answer(request)
     return new Response(answer.body, {
       status: answer.status,
       headers: { 'Content-Type': answer.contentType },
