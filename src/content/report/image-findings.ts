@@ -5,11 +5,16 @@
  * rendition costs the route a large download for every width it makes. The CLI reads the originals
  * (scripts/ops/content-check/); this module only lists them and judges what was read.
  */
-import { allowedOrigins, checkSource } from '../../images/source-policy'
-import { sniffFormat } from '../../images/image-format'
-import { readImageSize } from '../../images/image-header'
-import { IMAGE_WIDTHS } from '../../images/image-url'
-import { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from '../../images/limits'
+import {
+  allowedOrigins,
+  checkSource,
+  IMAGE_WIDTHS,
+  MAX_ORIGINAL_BYTES,
+  MAX_PIXELS,
+  MAX_SIDE,
+  readImageSize,
+  sniffFormat,
+} from '../../images'
 import { IMAGE_FIELDS } from '../schemas'
 import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'
