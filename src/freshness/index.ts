@@ -13,7 +13,12 @@ export {
   STALE_SECONDS,
 } from './cache-headers'
 export { acceptsGzip, pageCacheKey, STORED_AT } from './stored-page'
-export { contentFor, payloadsReadBy, type PayloadRead } from './content-for-request'
+export {
+  contentFor,
+  otherContentFor,
+  payloadsReadBy,
+  type PayloadRead,
+} from './content-for-request'
 export {
   createContentClient,
   type ContentClient,

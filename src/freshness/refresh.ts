@@ -23,17 +23,15 @@ import {
 } from './content-client'
 import type { PayloadEndpoint } from '../content/payload-catalogue'
 import { isolateMemo } from './isolate-memo'
+import {
+  HEARTBEAT_KEY,
+  HEARTBEAT_MEMO_MS,
+  HEARTBEAT_STALE_MS,
+  SCHEDULE_INTERVAL_MS,
+} from './refresh-schedule'
 
-/** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
-export const SCHEDULE_INTERVAL_MS = 60_000
-/** KV key the scheduled refresh writes on every run; requests read it to know it is running. */
-export const HEARTBEAT_KEY = 'refresh:heartbeat'
 /** How long KV takes to reach every data centre (about 60 s): a purge is repeated this long after. */
 export const KV_PROPAGATION_MS = 60_000
-/** A heartbeat older than this means no scheduled refresh runs (wrangler dev, or the cron stopped). */
-const HEARTBEAT_STALE_MS = 3 * SCHEDULE_INTERVAL_MS
-/** How long an isolate trusts what it last read of the heartbeat. */
-const HEARTBEAT_MEMO_MS = 30_000
 
 /**
  * Called after payloads changed and were stored, with their sources. Hook point for other work that

@@ -14,7 +14,11 @@
 export {
   IMAGE_WIDTHS,
   SLOT_FALLBACKS,
+  CARD_SIGNED_SIZE,
   imageUrl,
+  LADDER_SIGNED_SIZE,
+  readImageAddress,
+  socialCardUrl,
   isImageWidth,
   isSlotFallback,
   type ImageWidth,
@@ -22,5 +26,19 @@ export {
 } from './image-url'
 export type { RasterFormat } from './image-format'
 export { renderPreview, type Preview, type PreviewEnv } from './preview'
-export { renderImage } from './image-answers'
+export { refusal, renderImage } from './image-answers'
+export { imageSigningKeys, isSignedBy } from './image-signature'
+export { imageSrc } from './image-source'
+export { sniffFormat } from './image-format'
+export { readImageSize } from './image-header'
+export { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from './limits'
+export { openOriginal, originTimeoutMs, type LoadResult } from './load-original'
+export { allowedOrigins, checkSource } from './source-policy'
+export {
+  placeholdersFor,
+  readPlaceholdersBeside,
+  warmChangedPlaceholders,
+} from './page-placeholders'
+export type { Placeholders } from './placeholders'
+export { renditionsWarmer } from './warm-renditions'
 export type { RenderContext, RenderRequest } from './image-miss'

@@ -25,13 +25,13 @@ import { bodyLimit } from 'hono/body-limit'
 import { every } from 'hono/combine'
 import { createMiddleware } from 'hono/factory'
 import { acceptMessage } from '../contact'
-import { writeMessagePoint } from '../contact/message-data-point'
 import {
   commentsRoom,
   findReferencedProject,
   projectNote,
   withProjectNote,
-} from '../contact/project-reference'
+  writeMessagePoint,
+} from '../contact'
 import type { Project } from '../content/projects'
 import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'

@@ -9,7 +9,7 @@
 import type { Context } from 'hono'
 import { contentFor } from '../freshness'
 import type { Project } from '../content/projects'
-import { findReferencedProject, projectIdOf } from '../contact/project-reference'
+import { findReferencedProject, projectIdOf } from '../contact'
 import type { AppEnv } from '../env'
 import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
 import { CONTACT_PAGE_PATH, SENT_PARAM } from '../shared/site-paths'

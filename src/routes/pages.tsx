@@ -5,7 +5,13 @@
 import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../freshness'
 import type { AppEnv } from '../env'
-import { placeholdersFor, readPlaceholdersBeside } from '../images/page-placeholders'
+import {
+  imageSigningKeys,
+  imageSrc,
+  placeholdersFor,
+  readPlaceholdersBeside,
+  socialCardUrl,
+} from '../images'
 import { localizer } from '../content/localize'
 import {
   findProject,
@@ -15,9 +21,6 @@ import {
   type Project,
 } from '../content/projects'
 import { projectQuery } from '../shared/contact-fields'
-import { imageSigningKeys } from '../images/image-signature'
-import { socialCardUrl } from '../images/image-url'
-import { imageSrc } from '../images/image-source'
 import { getT } from '../shared/i18n'
 import { localizePath } from '../shared/languages'
 import {

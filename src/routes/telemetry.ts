@@ -36,7 +36,7 @@ import {
   type ClientErrorsBeacon,
   type VitalsBeacon,
 } from '../shared/telemetry'
-import { countryOf, writeVitalsPoint, type DataPoint } from '../observability/vitals-dataset'
+import { countryOf, writeVitalsPoint, type DataPoint } from '../observability'
 
 /** The beacons' schemas, loaded (with zod) on the first beacon, not when a new isolate starts. */
 const loadSchemas = () => import('./telemetry-schemas')

@@ -4,7 +4,7 @@
  * fall back to the dictionary; schema messages come from the dictionary only.
  */
 import type { ContactFormProps } from '../../../client/islands/contact-form'
-import { commentsRoom, projectNote, projectTitle } from '../../contact/project-reference'
+import { commentsRoom, projectNote, projectTitle } from '../../contact'
 import { localizer } from '../../content/localize'
 import type { Project } from '../../content/projects'
 import type { ContactData } from '../../content/schemas'
