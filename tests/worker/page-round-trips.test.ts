@@ -9,7 +9,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh-schedule'
 import type { Bindings } from '../../src/env'
 import { PLACEHOLDER_INDEX_KEY } from '../../src/images/placeholders'
 import {
