@@ -13,7 +13,8 @@ import { reportOfLoads } from '../content/report/preview-report'
 import type { ContentReport } from '../content/report/report-shape'
 import { editorBackend } from '../preview/preview-content'
 import { localizePath } from '../shared/languages'
-import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../shared/preview-paths'
+import { previewPathOf } from '../shared/preview-paths'
+import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH } from '../shared/site-paths'
 import { ContentReportPage } from '../views/pages/content-report-page'
 
 export const contentReport = new Hono<AppEnv>()

@@ -14,7 +14,6 @@ import type { AppEnv } from '../env'
 import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
 import { CONTACT_PAGE_PATH, SENT_PARAM } from '../shared/site-paths'
 
-
 /** The project each request's contact page asks about, looked up once: by the page cache, then the route. */
 const askedProjects = new WeakMap<Request, Promise<Project | null>>()
 

@@ -53,3 +53,16 @@ export const VITALS_PATH = '/api/vitals'
 export const CLIENT_ERRORS_PATH = '/api/client-errors'
 /** GET: a content image at a ladder width. */
 export const IMAGE_ROUTE = '/_image'
+
+/**
+ * Preview pages: each page at PREVIEW_PREFIX followed by its public address (`/_preview/en/about`,
+ * `/_preview/` for the Armenian home), addresses no cache in front of the worker has a visitor's
+ * copy of (docs/decisions/0045-preview-mode.md); ./preview-paths.ts moves an address in and out.
+ */
+export const PREVIEW_PREFIX = '/_preview'
+/** The signed link's address, which sets the preview cookie (src/preview/enter.ts). */
+export const PREVIEW_ENTER_PATH = `${PREVIEW_PREFIX}/enter`
+/** The address that ends a preview (src/preview/exit.ts). */
+export const PREVIEW_EXIT_PATH = `${PREVIEW_PREFIX}/exit`
+/** The `path` a link names for the content report's page, which lives at `/_preview/report`. */
+export const PREVIEW_REPORT_PATH = '/report'

@@ -6,7 +6,8 @@
  */
 import { getT } from '../../shared/i18n'
 import { LANGUAGE_NAMES, LANGUAGES, localizePath, type Lng } from '../../shared/languages'
-import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../../shared/preview-paths'
+import { previewPathOf } from '../../shared/preview-paths'
+import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH } from '../../shared/site-paths'
 import type { Shell } from '../shell'
 
 /** What the bar shows besides the page's own address (`shell.preview`). */
