@@ -7,6 +7,8 @@
  * its own script tag names in `data-hydration-runtime`, src/views/assets.tsx) at the browser's
  * lowest priority, so the first tap waits for no download and nothing competes with the page's
  * own images.
+ * Before arming the islands it decides whether to show the language offer (./language-offer.ts):
+ * no request, no React, so it costs the first load nothing but its own few lines.
  * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
  *
