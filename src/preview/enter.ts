@@ -10,7 +10,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { splitLanguagePrefix } from '../shared/languages'
-import { previewPathOf } from '../shared/preview-paths'
+import { previewPathOf } from '../shared/site-paths'
 import { refuse } from './refusal'
 import { isRevoked } from './revoked-links'
 import { previewSecrets, setSessionCookie } from './session-cookie'

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
-import { PREVIEW_PREFIX } from '../shared/preview-paths'
+import { PREVIEW_PREFIX } from '../shared/site-paths'
 import { previewSite } from './site'
 
 /** Every request under PREVIEW_PREFIX, handed to the preview site. */

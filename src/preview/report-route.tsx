@@ -11,7 +11,7 @@ import type { AppEnv } from '../env'
 import { loadPayloads, reportOfLoads, type ContentReport } from '../content/report'
 import { editorBackend } from './preview-content'
 import { localizePath } from '../shared/languages'
-import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../shared/preview-paths'
+import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../shared/site-paths'
 import { ContentReportPage } from '../views/pages/content-report-page'
 
 export const contentReport = new Hono<AppEnv>()

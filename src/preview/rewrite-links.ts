@@ -5,7 +5,7 @@
  * and a redirect's Location. Other links (images, files, other sites, the preview's own) are left
  * as they are. HTMLRewriter streams the page, so nothing waits for the whole document.
  */
-import { previewPathOf } from '../shared/preview-paths'
+import { previewPathOf } from '../shared/site-paths'
 import { serializeProps } from '../views/island'
 import { isPublicPagePath } from './targets'
 

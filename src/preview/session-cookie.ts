@@ -7,7 +7,7 @@ import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv, Bindings } from '../env'
 import { isLoopbackHost } from '../shared/loopback'
-import { PREVIEW_PREFIX } from '../shared/preview-paths'
+import { PREVIEW_PREFIX } from '../shared/site-paths'
 
 export const PREVIEW_COOKIE = 'site_preview'
 

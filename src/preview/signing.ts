@@ -6,7 +6,7 @@
  * makes links itself: docs/operations.md, "Preview a change".
  */
 import { decodeBase64Url, encodeBase64Url } from 'hono/utils/encode'
-import { PREVIEW_ENTER_PATH } from '../shared/preview-paths'
+import { PREVIEW_ENTER_PATH } from '../shared/site-paths'
 
 /** What a link grants: one path, until `expiresAt` (epoch seconds), under a random `nonce`. */
 export type PreviewLink = { path: string; expiresAt: number; nonce: string }

@@ -6,7 +6,7 @@
 import { canonicalPath } from '../middleware/language'
 import { isPagePath } from '../routes/pages'
 import { splitLanguagePrefix } from '../shared/languages'
-import { PREVIEW_REPORT_PATH } from '../shared/preview-paths'
+import { PREVIEW_REPORT_PATH } from '../shared/site-paths'
 
 /** Whether `path` is a page's public address: '/', '/en/about', '/ru/enterprises/<slug>'. */
 export function isPublicPagePath(path: string): boolean {

@@ -29,7 +29,7 @@ import type { z } from 'zod'
 import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
-import { publicPathOf } from '../shared/preview-paths'
+import { publicPathOf } from '../shared/site-paths'
 import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../shared/site-paths'
 import {
   TELEMETRY_LIMITS as LIMITS,

@@ -2,7 +2,7 @@
  * The one list of languages: routing, hreflang, the sitemap and the dropdown all read it.
  * Armenian is the default and has no path prefix; en and ru live under /en and /ru.
  */
-import { previewPathOf, publicPathOf } from './preview-paths'
+import { previewPathOf, publicPathOf } from './site-paths.ts'
 
 export const LANGUAGES = ['hy', 'en', 'ru'] as const
 export type Lng = (typeof LANGUAGES)[number]
@@ -45,7 +45,7 @@ export function localizePath(path: string, lng: Lng): string {
 /**
  * Rewrites the language prefix of a full path (adds, replaces or removes it),
  * keeping any query string and hash: '/ru/about?x=1#top' -> '/en/about?x=1#top'. A preview
- * address stays one: '/_preview/ru/about' -> '/_preview/en/about' (./preview-paths.ts).
+ * address stays one: '/_preview/ru/about' -> '/_preview/en/about' (./site-paths.ts).
  */
 export function switchLanguagePath(pathWithSearch: string, lng: Lng): string {
   const cut = pathWithSearch.search(/[?#]/)
