@@ -5,7 +5,7 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
-import type { PayloadLoad } from './content/report/payload-loads'
+import type { PayloadLoad } from './content/report'
 import type { Lng } from './shared/languages'
 
 /** A payload a page was rendered from: its KV key and the hash of its content (src/freshness/content-for-request.ts). */

@@ -5,14 +5,13 @@
  */
 import { Hono } from 'hono'
 import type { AppEnv, Bindings } from './env'
-import { onPayloadsChanged, pageCache } from './freshness'
-import { warmChangedPlaceholders } from './images/page-placeholders'
-import { renditionsWarmer } from './images/warm-renditions'
+import { onPayloadsChanged, otherContentFor, pageCache } from './freshness'
+import { renditionsWarmer, warmChangedPlaceholders } from './images'
 import { language } from './middleware/language'
 import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { httpsOnly } from './middleware/https-only'
-import { preview } from './preview'
+import { preview, previewContentFor } from './preview'
 import { handleQueueBatch } from './queues'
 import { speculationRules } from './middleware/speculation-rules'
 import { contact } from './routes/contact'
@@ -20,7 +19,8 @@ import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
 import { renderedQuery } from './routes/page-query'
-import { isPagePath, PAGE_PATHS, PAGE_PATTERNS, pages } from './routes/pages'
+import { isPagePath, PAGE_PATTERNS, pages } from './routes/pages'
+import { PAGE_PATHS } from './shared/site-paths'
 import { publish } from './routes/publish'
 import { seo } from './routes/seo'
 import { telemetry } from './routes/telemetry'
@@ -61,6 +61,7 @@ app.onError(onError)
 
 // Changed payloads' images get their placeholders before most visitors ask for the pages, and
 // (after the publish hook's answer) the renditions the changed pages name.
+otherContentFor.push((c) => (c.var.preview ? previewContentFor(c) : undefined))
 onPayloadsChanged.push(warmChangedPlaceholders)
 onPayloadsChanged.push(
   renditionsWarmer({

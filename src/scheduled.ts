@@ -6,7 +6,7 @@
 import type { Bindings } from './env'
 import { pagePurgerFor, repurgerFor, runScheduledRefresh } from './freshness'
 import { reportBackgroundError } from './observability'
-import { PAGE_PATHS } from './routes/pages'
+import { PAGE_PATHS } from './shared/site-paths'
 
 export async function scheduled(
   controller: ScheduledController,

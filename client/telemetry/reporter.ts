@@ -20,11 +20,10 @@
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals'
 import { deviceClass } from './device'
 import { servedBy } from './served-by'
+import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../../src/shared/site-paths'
 import {
-  CLIENT_ERRORS_PATH,
   DEPLOYMENT_VERSION_META,
   TELEMETRY_LIMITS as LIMITS,
-  VITALS_PATH,
   type ClientError,
   type ClientErrorsBeacon,
   VERSION_ID,

@@ -1,6 +1,6 @@
 /**
  * Step `cold` (`npm run bench:cold`): what the first visitor after a quiet night waits for, level by
- * level (issue 39), and what a visit costs. Two sections:
+ * level, and what a visit costs. Two sections:
  *
  * 1. "Cold paths": for each cold level, the chain of awaited I/O before the response's first byte,
  *    recorded by scripts/lib/io-chain.ts (the recorder the worker tests use): which KV reads,
@@ -47,6 +47,8 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { parse as parseToml } from 'smol-toml'
+import { HEARTBEAT_MEMO_MS } from '../../src/freshness/refresh-schedule.ts'
 import { ROOT, startSite } from '../lib/local-site.mjs'
 import { signedJsonHeaders } from '../lib/publish-signing.mjs'
 import { startFakeBackend } from '../lib/fake-backend.mjs'
@@ -185,7 +187,7 @@ async function measureLevels(backend, secret) {
       // In production the Cron Trigger's heartbeat is always recent (src/freshness/refresh.ts): write
       // it as a scheduled run does, then outlive what this isolate remembers of its absence.
       await runScheduled(site)
-      await sleep(HEARTBEAT_MEMO_MS)
+      await sleep(HEARTBEAT_MEMO_MS + 1000)
       levels.c.push(await visit(site, profiler, `c-${run}`))
     })
     await withSite(start, async (site, profiler) => {
@@ -259,12 +261,6 @@ async function measureEdge(site) {
   const b = await through('b')
   return { filled, a, b }
 }
-
-/**
- * What an isolate remembers of the scheduled refresh's heartbeat, plus a second
- * (HEARTBEAT_MEMO_MS in src/freshness/refresh.ts).
- */
-const HEARTBEAT_MEMO_MS = 31_000
 
 /** One scheduled run now, as the Cron Trigger makes every minute in production: it writes the heartbeat. */
 async function runScheduled(site) {
@@ -430,11 +426,10 @@ async function renditionsLinked(site) {
 
 /** CONTENT_TTL of the production environment in wrangler.toml (seconds). */
 export function contentTtlSeconds() {
-  const toml = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8')
-  const production = toml.slice(toml.indexOf('[env.production.vars]'))
-  const value = /^CONTENT_TTL\s*=\s*"(\d+)"/m.exec(production)?.[1]
-  if (!value) throw new Error('wrangler.toml: no CONTENT_TTL in [env.production.vars]')
-  return Number(value)
+  const config = parseToml(readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8'))
+  const value = Number(config.env?.production?.vars?.CONTENT_TTL)
+  if (!(value > 0)) throw new Error('wrangler.toml: no CONTENT_TTL in [env.production.vars]')
+  return value
 }
 
 /** The first section: each level's chain, operations and CPU beside the floor. */

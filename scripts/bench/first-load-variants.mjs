@@ -1,5 +1,5 @@
 /**
- * Where a page's first load goes, for the `first-load` step (issue 29): the same page's HTML with
+ * Where a page's first load goes, for the `first-load` step: the same page's HTML with
  * one of its costs taken out, each measured beside the page as served and the plain page, in the
  * same run. Not a target: what a figure would be without the web fonts (every `@font-face` rule,
  * the font stack set to the system's `sans-serif`) or without the whole-words size containers

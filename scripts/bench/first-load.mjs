@@ -1,5 +1,5 @@
 /**
- * Step `first-load` (`npm run bench:first-load`; issue 29): what the first load of every page costs
+ * Step `first-load` (`npm run bench:first-load`): what the first load of every page costs
  * the main thread, beside a plain page's, served by the same worker in the same run (the machine's
  * floor: FLOOR_PAGE_PATH, which the bench's site serves through scripts/lib/harness-worker/). For each of the 12 pages and the floor:
  *

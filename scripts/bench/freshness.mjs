@@ -25,12 +25,12 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { PAGE_PATHS as PAGES } from '../../src/shared/site-paths.ts'
 import { ROOT } from '../lib/local-site.mjs'
 
 const HOURS = Number(process.env.SIMULATE_HOURS) || 3
 const PROPAGATION_S = 60
 const EDIT_EVERY_S = 20 * 60
-const PAGES = ['/', '/about', '/enterprises', '/contact-us']
 const LANGUAGES = ['', '/en', '/ru']
 const ORIGIN = 'https://cms.simulated'
 

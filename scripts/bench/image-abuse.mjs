@@ -1,6 +1,6 @@
 /**
- * Step `image-abuse` (`npm run bench:image-abuse`): the image route's fences, measured (issue 19,
- * docs/decisions/0013-signed-image-addresses.md and 0014).
+ * Step `image-abuse` (`npm run bench:image-abuse`): the image route's fences, measured
+ * (docs/decisions/0013-signed-image-addresses.md and 0014).
  *
  * A site under `wrangler dev` (production build) whose API_HOST is a loopback origin started here:
  * it answers every payload call with an empty payload (pages render with their fallbacks) and

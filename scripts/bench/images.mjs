@@ -9,7 +9,7 @@
  * the edge after a photo's first visitor (the first transform of a 4000-px photo is local sharp
  * CPU time, not a visit).
  *
- * Targets (issue 12): at most 700 KB of images per page with camera uploads, no image over 2.5×.
+ * Targets: at most 700 KB of images per page with camera uploads, no image over 2.5×.
  */
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, chromiumPath } from '../lib/chromium-path.mjs'

@@ -1,5 +1,5 @@
 /**
- * Step `navigations` (`npm run bench:navigations`; issue 20): how soon the next page
+ * Step `navigations` (`npm run bench:navigations`): how soon the next page
  * paints after a click, in Chromium with 4x CPU slowdown, driven by puppeteer-core (Playwright's
  * connection blocks prerendering).
  *

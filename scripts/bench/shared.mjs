@@ -1,14 +1,9 @@
 /** What several bench steps share: the pages, the headers a browser sends, the machine, and units. */
 import os from 'node:os'
+import { PAGE_PATHS, PROJECTS_PATH } from '../../src/shared/site-paths.ts'
 
 /** The navbar's pages and a project's page of the bundled content. */
-export const PAGES = [
-  '/',
-  '/about',
-  '/enterprises',
-  '/contact-us',
-  '/enterprises/1-arabkir-residence',
-]
+export const PAGES = [...PAGE_PATHS, `${PROJECTS_PATH}/1-arabkir-residence`]
 export const PREFIXES = ['', '/en', '/ru']
 /** What a browser sends; the runtime compresses text for clients that accept it. */
 export const BROWSER = { Accept: 'text/html,*/*', 'Accept-Encoding': 'gzip, br' }

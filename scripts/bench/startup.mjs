@@ -1,5 +1,5 @@
 /**
- * Step `startup` (`npm run bench:startup`; issue 39): what a new isolate costs before it answers,
+ * Step `startup` (`npm run bench:startup`): what a new isolate costs before it answers,
  * and what a deploy uploads.
  *
  * Both workers are built once as `wrangler deploy --dry-run` builds them: the site (wrangler.toml)

@@ -13,11 +13,20 @@ import { createHmac } from 'node:crypto'
  * @returns {Record<string, string>}
  */
 export function signedJsonHeaders(secret, body) {
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
   return {
     'Content-Type': 'application/json',
-    'X-Publish-Timestamp': timestamp,
-    'X-Publish-Signature': `sha256=${signature}`,
+    ...signatureHeaders(secret, body, Math.floor(Date.now() / 1000)),
   }
+}
+
+/**
+ * The signature headers of `body` signed at `timestamp`.
+ * @param {string} secret the site's PUBLISH_SECRET
+ * @param {string} body the exact request body that will be sent
+ * @param {number} timestamp epoch seconds
+ * @returns {Record<string, string>}
+ */
+export function signatureHeaders(secret, body, timestamp) {
+  const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
+  return { 'X-Publish-Timestamp': String(timestamp), 'X-Publish-Signature': `sha256=${signature}` }
 }

@@ -10,6 +10,7 @@
  * Prints the site's answer ({resent, failed, missing}: ids); exits 1 when the call is refused or
  * some letter could not be queued (it stays kept; run it again).
  */
+import { CONTACT_RESEND_PATH } from '../../src/shared/site-paths.ts'
 import { signedJsonHeaders } from '../lib/publish-signing.mjs'
 
 const [origin, ...ids] = process.argv.slice(2)
@@ -21,7 +22,7 @@ if (!origin || !/^https?:\/\//.test(origin))
 if (!secret) fail("PUBLISH_SECRET is not set: the call is signed with the site's publish secret")
 
 const body = JSON.stringify(ids.length ? { ids } : {})
-const response = await fetch(new URL('/api/contact/resend', origin), {
+const response = await fetch(new URL(CONTACT_RESEND_PATH, origin), {
   method: 'POST',
   headers: signedJsonHeaders(secret, body),
   body,

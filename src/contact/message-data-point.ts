@@ -15,7 +15,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../env'
 import type { DeviceClass } from '../shared/telemetry'
 import type { Lng } from '../shared/languages'
-import { countryOf, writeVitalsPoint } from '../observability/vitals-dataset'
+import { countryOf, writeVitalsPoint } from '../observability'
 
 export const MESSAGE_POINT = 'message'
 

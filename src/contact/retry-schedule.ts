@@ -44,8 +44,3 @@ export function delayBefore(
   const index = Math.min(Math.max(delivery, 1), CONTACT_RETRY_DELAYS.length) - 1
   return Math.min(CONTACT_RETRY_DELAYS[index]!, maxDelaySeconds(env))
 }
-
-/** Seconds from the visitor's send to the last delivery from the queue, uncapped: 101,310 (28.1 h). */
-export function scheduleSpanSeconds(): number {
-  return CONTACT_RETRY_DELAYS.reduce((sum, delay) => sum + delay, 0)
-}

@@ -4,6 +4,7 @@
  * Cache-Tag, so that a changed payload purges exactly those pages.
  */
 import type * as Schemas from './schemas'
+import { CONTACT_PAGE_PATH, PROJECTS_PATH } from '../shared/site-paths'
 
 /** The backend endpoints whose payloads pages read, each cached under its own key(s). */
 export const PAYLOAD_ENDPOINTS = [
@@ -50,7 +51,7 @@ export async function payloadSchema<E extends PayloadEndpoint>(
 
 /**
  * Bump when the cached shape changes so that old entries cannot be read back at all. v2: addresses
- * parsed and HTML sanitized at load (issue 15); a v1 entry holds raw CMS values. A change of the
+ * parsed and HTML sanitized at load; a v1 entry holds raw CMS values. A change of the
  * schemas' output alone bumps PAYLOAD_SCHEMA_VERSION instead: entries are then validated again.
  */
 const CACHE_VERSION = 'v2'
@@ -73,8 +74,8 @@ export function pageMetaPath(metaPath: string, page: string): string {
 const PAGE_OF_ENDPOINT: Partial<Record<PayloadEndpoint, string>> = {
   'get-home-page': '/',
   'get-about-page': '/about',
-  'get-enterprises-page': '/enterprises',
-  'contact-us': '/contact-us',
+  'get-enterprises-page': PROJECTS_PATH,
+  'contact-us': CONTACT_PAGE_PATH,
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Project pages (issue 31): which items of the enterprises payload have a page of their own, and at
+ * Project pages: which items of the enterprises payload have a page of their own, and at
  * which address (docs/decisions/0018-project-pages.md).
  *
  * A project's address is `/enterprises/<slug>` in every language, the slug being its id and, after a
@@ -15,9 +15,9 @@
 import type { EnterpriseItem, EnterprisesPayload } from './schemas'
 import { pickLocalized } from './localize'
 import { LANGUAGES } from '../shared/languages'
+import { PROJECTS_PATH } from '../shared/site-paths'
 
 /** The page path of the enterprises list; project pages sit below it. */
-export const PROJECTS_PATH = '/enterprises'
 
 /**
  * An id the address can carry as it is, and a reference to a project from outside its page (the

@@ -6,7 +6,7 @@
  * object becomes an object of empty fields, and list entries that are not objects are dropped.
  * Each text field is also read in its `ru_`, `arm_` and `en_` variants (see localize.ts).
  *
- * Hostile or careless content is made harmless here, once, when a payload is loaded (issue 15):
+ * Hostile or careless content is made harmless here, once, when a payload is loaded:
  * every URL-valued field is parsed into a safe address or '' (addresses.ts), and every HTML field
  * is sanitized (sanitize-html.ts). What is cached in KV and rendered is this output: views only pick.
  * An address that was dropped is found by `findDroppedAddresses`, so the client can report it.

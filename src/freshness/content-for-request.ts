@@ -1,21 +1,27 @@
 /**
  * The content client for one request: bindings, waitUntil and error logging from the Context, and
  * a record of every payload the page was built from (`c.var.payloads`), which the page cache turns
- * into Cache-Tag and ETag. A preview request (`c.var.preview`) gets the preview's client instead:
- * every payload from the backend now, nothing cached (src/preview/preview-content.ts).
+ * into Cache-Tag and ETag. A request that another part of the site answers with content of its own
+ * gets that client instead: a preview request, every payload from the backend now, nothing cached
+ * (src/preview/preview-content.ts, registered in src/index.ts).
  */
 import type { Context } from 'hono'
 import type { AppEnv, PayloadRead } from '../env'
 import { pagePurgerFor } from './purge'
 import { reportError } from '../observability'
 import { createContentClient, type ContentClient } from './content-client'
-import { previewContentFor } from '../preview/preview-content'
 import { scheduledRefreshIsRunning } from './refresh'
 
 export type { PayloadRead }
 
+/** Clients that answer some requests' content instead of the cached one; undefined: not this request. */
+export const otherContentFor: ((c: Context<AppEnv>) => ContentClient | undefined)[] = []
+
 export function contentFor(c: Context<AppEnv>): ContentClient {
-  if (c.var.preview) return previewContentFor(c)
+  for (const other of otherContentFor) {
+    const client = other(c)
+    if (client) return client
+  }
   const timeout = Number(c.env.API_TIMEOUT_MS)
   return createContentClient({
     env: c.env,

@@ -13,7 +13,12 @@ export {
   STALE_SECONDS,
 } from './cache-headers'
 export { acceptsGzip, pageCacheKey, STORED_AT } from './stored-page'
-export { contentFor, payloadsReadBy, type PayloadRead } from './content-for-request'
+export {
+  contentFor,
+  otherContentFor,
+  payloadsReadBy,
+  type PayloadRead,
+} from './content-for-request'
 export {
   createContentClient,
   type ContentClient,
@@ -28,3 +33,4 @@ export {
 } from './refresh'
 export { handleRepurgeBatch, repurgerFor } from './repurge'
 export { pagePurgerFor } from './purge'
+export { isolateMemo, type IsolateMemo } from './isolate-memo'

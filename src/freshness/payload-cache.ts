@@ -48,8 +48,7 @@ export type PayloadCacheOptions = {
   onChanged?: (key: string) => void
   /**
    * Milliseconds for which an isolate uses the entry it last read for a key without reading KV
-   * again (default 0: every read goes to KV). Only for reads through this same KV binding, so a
-   * request that must skip the payload cache (the bench's bypass) still does.
+   * again (default 0: every read goes to KV).
    */
   readMemoMs?: number
   /**

@@ -19,6 +19,7 @@
  */
 import type { Bindings, PayloadHashes } from '../env'
 import { apiOrigin } from '../content/backend-transport'
+import { isolateMemo } from './isolate-memo'
 
 export type { PayloadHashes }
 
@@ -30,14 +31,8 @@ export function payloadHashesKey(env: Pick<Bindings, 'API_HOST' | 'PRODUCT'>): s
   return `payload-hashes:v2:${apiOrigin(env as Bindings)}:${env.PRODUCT}`
 }
 
-/** What each KV binding last read or wrote of each hashes key, and when. */
-const known = new WeakMap<KVNamespace, Map<string, { hashes: PayloadHashes | null; at: number }>>()
-
-function knownOf(kv: KVNamespace) {
-  let map = known.get(kv)
-  if (!map) known.set(kv, (map = new Map()))
-  return map
-}
+/** What this isolate last read or wrote of each hashes key, and when. */
+const known = isolateMemo<PayloadHashes | null>()
 
 /**
  * The payload hashes under `key`: null when KV has none (nothing was ever stored); rejects when KV
@@ -48,13 +43,12 @@ export async function readPayloadHashes(
   key: string,
   now: () => number = Date.now
 ): Promise<PayloadHashes | null> {
-  const remembered = knownOf(kv).get(key)
   const at = now()
-  if (remembered && at - remembered.at < HASHES_MEMO_MS && at >= remembered.at)
-    return remembered.hashes
+  const remembered = known.recall(key, HASHES_MEMO_MS, at)
+  if (remembered) return remembered.value
   // A failed read rejects: the caller treats the hashes as unknown, not as "KV holds nothing".
   const hashes = parseHashes(await kv.get(key, 'text'))
-  knownOf(kv).set(key, { hashes, at })
+  known.remember(key, hashes, at)
   return hashes
 }
 
@@ -76,7 +70,7 @@ export async function writePayloadHashes(
   if ([...updates].some(([entry, hash]) => current.get(entry) !== hash)) {
     await kv.put(key, JSON.stringify(Object.fromEntries(next)))
   }
-  knownOf(kv).set(key, { hashes: next, at: now() })
+  known.remember(key, next, now())
   return before
 }
 

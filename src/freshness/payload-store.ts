@@ -18,6 +18,7 @@
  * Only plain parsed data is remembered per isolate (workerd forbids sharing one request's I/O
  * objects with another), and each memo is bounded by the keys there are.
  */
+import { isolateMemo, MAX_KEYS } from './isolate-memo'
 import { writePayloadHashes } from './payload-hashes'
 
 /** `changedAt`: when the content last differed from the entry before (its first store, else a change). */
@@ -37,7 +38,7 @@ export type RefreshOutcome = 'changed' | 'unchanged'
 export const RETAIN_SECONDS = 30 * 24 * 60 * 60
 
 /** The stamp this isolate last read or wrote for each key, and when: pages are validated against it. */
-const knownStamps = new Map<string, { stamp: PayloadStamp; seenAt: number }>()
+const knownStamps = isolateMemo<PayloadStamp>()
 
 /**
  * The current stamp of `key`: what this isolate last read or wrote, if that was within `maxAgeMs`,
@@ -49,12 +50,12 @@ export async function currentStamp(
   maxAgeMs: number,
   now: () => number = Date.now
 ): Promise<PayloadStamp | null> {
-  const known = knownStamps.get(key)
-  if (known && now() - known.seenAt < maxAgeMs && now() >= known.seenAt) return known.stamp
+  const known = knownStamps.recall(key, maxAgeMs, now())
+  if (known) return known.value
   const entry = await kv.get<Partial<CacheEntry<unknown>>>(key, 'json').catch(() => null)
   if (!entry || typeof entry.hash !== 'string' || typeof entry.storedAt !== 'number') return null
   const stamp = { hash: entry.hash, storedAt: entry.storedAt }
-  knownStamps.set(key, { stamp, seenAt: now() })
+  knownStamps.remember(key, stamp, now())
   return stamp
 }
 
@@ -80,26 +81,17 @@ function parsedEntry(key: string, text: string | null): CacheEntry<unknown> | nu
   const known = parsedTexts.get(key)
   if (known && known.text === text) return known.entry
   const entry = JSON.parse(text) as CacheEntry<unknown> | null
+  if (parsedTexts.size >= MAX_KEYS && !known) parsedTexts.clear()
   parsedTexts.set(key, { text, entry })
   return entry
 }
 
-/**
- * The text each KV binding last gave for each key, and when: read again only after `readMemoMs`.
- * By binding, so that a binding that finds nothing (the bench's bypass) is never answered from
- * another's reads.
- */
-const recentTexts = new WeakMap<KVNamespace, Map<string, { text: string | null; readAt: number }>>()
-
-function recentTextsOf(kv: KVNamespace) {
-  let texts = recentTexts.get(kv)
-  if (!texts) recentTexts.set(kv, (texts = new Map()))
-  return texts
-}
+/** The text KV last gave for each key, and when: read again only after `readMemoMs`. */
+const recentTexts = isolateMemo<string | null>()
 
 /** Notes the stamp a read served, as what this isolate knows of `key`. */
 export function rememberStamp(key: string, stamp: PayloadStamp, seenAt: number) {
-  knownStamps.set(key, { stamp, seenAt })
+  knownStamps.remember(key, stamp, seenAt)
 }
 
 export type PayloadStoreOptions = {
@@ -157,21 +149,20 @@ export function createPayloadStore(options: PayloadStoreOptions) {
     return payload
   }
 
-  /** KV's text for `key`, or the one read less than `readMemoMs` ago through the same binding. */
+  /** KV's text for `key`, or the one read less than `readMemoMs` ago. */
   async function readText(key: string): Promise<string | null> {
     if (readMemoMs <= 0) return options.kv.get(key, 'text')
-    const texts = recentTextsOf(options.kv)
     const at = now()
-    const recent = texts.get(key)
-    if (recent && at - recent.readAt < readMemoMs && at >= recent.readAt) return recent.text
+    const recent = recentTexts.recall(key, readMemoMs, at)
+    if (recent) return recent.value
     const text = await options.kv.get(key, 'text')
-    texts.set(key, { text, readAt: at })
+    recentTexts.remember(key, text, at)
     return text
   }
 
-  /** After a write through this binding, its reads see the new text at once. */
+  /** After a write, this isolate's reads see the new text at once. */
   function rememberWrite(key: string, text: string) {
-    if (readMemoMs > 0) recentTextsOf(options.kv).set(key, { text, readAt: now() })
+    if (readMemoMs > 0) recentTexts.remember(key, text, now())
   }
 
   return {

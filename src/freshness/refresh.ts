@@ -22,17 +22,16 @@ import {
   type PayloadSource,
 } from './content-client'
 import type { PayloadEndpoint } from '../content/payload-catalogue'
+import { isolateMemo } from './isolate-memo'
+import {
+  HEARTBEAT_KEY,
+  HEARTBEAT_MEMO_MS,
+  HEARTBEAT_STALE_MS,
+  SCHEDULE_INTERVAL_MS,
+} from './refresh-schedule'
 
-/** The Cron Trigger's interval: a payload is refreshed when it would be past the TTL at the next run. */
-export const SCHEDULE_INTERVAL_MS = 60_000
-/** KV key the scheduled refresh writes on every run; requests read it to know it is running. */
-export const HEARTBEAT_KEY = 'refresh:heartbeat'
 /** How long KV takes to reach every data centre (about 60 s): a purge is repeated this long after. */
 export const KV_PROPAGATION_MS = 60_000
-/** A heartbeat older than this means no scheduled refresh runs (wrangler dev, or the cron stopped). */
-const HEARTBEAT_STALE_MS = 3 * SCHEDULE_INTERVAL_MS
-/** How long an isolate trusts what it last read of the heartbeat. */
-const HEARTBEAT_MEMO_MS = 30_000
 
 /**
  * Called after payloads changed and were stored, with their sources. Hook point for other work that
@@ -182,7 +181,8 @@ export async function runScheduledRefresh(
   return refreshPayloads(options)
 }
 
-let heartbeatMemo: { running: boolean; readAt: number } | null = null
+/** Whether the heartbeat was recent when this isolate last read it. */
+const heartbeat = isolateMemo<boolean>()
 
 /**
  * Whether the scheduled refresh is keeping payloads fresh (its heartbeat is recent). When it is not,
@@ -193,14 +193,10 @@ export async function scheduledRefreshIsRunning(
   kv: KVNamespace,
   now: () => number = Date.now
 ): Promise<boolean> {
-  if (
-    heartbeatMemo &&
-    now() - heartbeatMemo.readAt < HEARTBEAT_MEMO_MS &&
-    now() >= heartbeatMemo.readAt
-  )
-    return heartbeatMemo.running
+  const remembered = heartbeat.recall(HEARTBEAT_KEY, HEARTBEAT_MEMO_MS, now())
+  if (remembered) return remembered.value
   const beat = Number(await kv.get(HEARTBEAT_KEY).catch(() => null))
   const running = Number.isFinite(beat) && beat > 0 && now() - beat < HEARTBEAT_STALE_MS
-  heartbeatMemo = { running, readAt: now() }
+  heartbeat.remember(HEARTBEAT_KEY, running, now())
   return running
 }

@@ -5,6 +5,7 @@
  * format (docs/decisions/0012-image-route.md).
  */
 import { imageSignature } from './image-signature'
+import { IMAGE_ROUTE } from '../shared/site-paths'
 
 /**
  * The widths the route serves; any other `w` is refused with 400. 96 and 160 are for icons and
@@ -43,9 +44,6 @@ export const LADDER_SIGNED_SIZE = 'ladder'
 
 /** A social card's signature covers its one size, so no ladder address's signature is a card's. */
 export const CARD_SIGNED_SIZE = `${SOCIAL_CARD.width}x${SOCIAL_CARD.height}`
-
-/** The route's path on the site origin. */
-export const IMAGE_ROUTE = '/_image'
 
 /**
  * `/_image?src=<src>&w=<width>[&fallback=<fallback>]&s=<signature>`, the one spelling the route

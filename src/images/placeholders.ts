@@ -15,6 +15,7 @@
  * payload refresh and the publish hook, right after payloads change.
  */
 import type { Bindings } from '../env'
+import { isolateMemo } from '../freshness'
 import { renderPreview, type PreviewEnv } from './preview'
 
 /** A page's placeholders: source address -> data URI. */
@@ -78,12 +79,8 @@ export const PLACEHOLDER_INDEX_KEY = 'placeholder-index:v1'
 const MAX_INDEX_ENTRIES = 1_000
 type IndexEntry = { value: string; until: number }
 
-/**
- * When this isolate last read (or wrote) the index through each KV binding; within SETTLED_MEMO_MS
- * it is not read again. By binding, so that one that finds nothing (the bench's bypass) never
- * stands for another.
- */
-const indexReadAt = new WeakMap<KVNamespace, number>()
+/** When this isolate last read (or wrote) the index; within SETTLED_MEMO_MS it is not read again. */
+const indexRead = isolateMemo<true>()
 
 /** How long a settled value is good for, from when it was settled: its own key's expiry. */
 function lifetimeOf(value: string): number {
@@ -118,8 +115,7 @@ export async function readPlaceholderIndex(
   now: () => number = Date.now
 ): Promise<void> {
   const at = now()
-  const readAt = indexReadAt.get(kv)
-  if (readAt !== undefined && at - readAt < SETTLED_MEMO_MS && at >= readAt) return
+  if (indexRead.recall(PLACEHOLDER_INDEX_KEY, SETTLED_MEMO_MS, at)) return
   let text: string | null
   try {
     text = await kv.get(PLACEHOLDER_INDEX_KEY, 'text')
@@ -127,12 +123,12 @@ export async function readPlaceholderIndex(
     console.warn(`placeholders: index not read: ${String(error)}`)
     return
   }
-  rememberIndex(kv, parseIndex(text), at)
+  rememberIndex(parseIndex(text), at)
 }
 
 /** Remembers the index's entries (those this isolate has not settled lately itself) as read at `at`. */
-function rememberIndex(kv: KVNamespace, index: ReadonlyMap<string, IndexEntry>, at: number) {
-  indexReadAt.set(kv, at)
+function rememberIndex(index: ReadonlyMap<string, IndexEntry>, at: number) {
+  indexRead.remember(PLACEHOLDER_INDEX_KEY, true, at)
   for (const [source, { value, until }] of index) {
     const known = settled.get(source)
     const recent = known && at - known.seenAt < SETTLED_MEMO_MS && at >= known.seenAt
@@ -178,7 +174,7 @@ export function indexSettledPlaceholders(
   const write = indexWrites.then(async () => {
     const at = now()
     const index = parseIndex(await kv.get(PLACEHOLDER_INDEX_KEY, 'text'))
-    rememberIndex(kv, index, at)
+    rememberIndex(index, at)
     let added = false
     for (const source of new Set(sources)) {
       const known = settled.get(source)
@@ -217,14 +213,6 @@ export function placeholderKey(source: string): string {
   return KEY_PREFIX + source
 }
 
-/** The stored placeholders of `sources`, in one KV read per 100; a KV failure reads as none. */
-export async function readPlaceholders(
-  kv: KVNamespace,
-  sources: readonly string[]
-): Promise<Map<string, string>> {
-  return (await readPlaceholderStates(kv, sources)).previews
-}
-
 /**
  * What KV holds for `sources`: the previews, and the sources still pending (nothing stored yet, not
  * even the mark of a source that could not be loaded). A page rendered while some are pending is
@@ -232,7 +220,7 @@ export async function readPlaceholders(
  *
  * A settled source (a preview, or the mark of one that could not be loaded) is remembered by the
  * isolate for SETTLED_MEMO_MS: a render reads KV only for the sources it has not settled lately, so
- * most renders make no KV call for their placeholders at all (issue 20: a KV read of some forty
+ * most renders make no KV call for their placeholders at all (a KV read of some forty
  * keys was a third of a render's CPU). A pending source is asked again on every render.
  */
 export async function readPlaceholderStates(

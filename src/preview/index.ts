@@ -13,3 +13,4 @@ export const preview = new Hono<AppEnv>()
 
 preview.all(PREVIEW_PREFIX, (c) => previewSite.fetch(c.req.raw, c.env, c.executionCtx))
 preview.all(`${PREVIEW_PREFIX}/*`, (c) => previewSite.fetch(c.req.raw, c.env, c.executionCtx))
+export { previewContentFor } from './preview-content'

@@ -17,9 +17,9 @@ import {
   payloadTag,
   type PayloadEndpoint,
 } from '../content/payload-catalogue'
-import type { PayloadLoad } from '../content/report/payload-loads'
+import type { PayloadLoad } from '../content/report'
 import type { AppEnv, Bindings } from '../env'
-import { createContentClient, type ContentClient } from '../freshness/content-client'
+import { createContentClient, type ContentClient } from '../freshness'
 
 /** What `endpoint`'s schema makes of its payload. */
 type Parsed<E extends PayloadEndpoint> = z.output<Awaited<ReturnType<typeof payloadSchema<E>>>>

@@ -12,7 +12,6 @@ import { getPath } from 'hono/utils/url'
 import type { AppEnv } from '../env'
 import { canonicalPath } from '../middleware/language'
 import { notFound, onError } from '../routes/errors'
-import { contentReport } from '../routes/content-report'
 import { pages } from '../routes/pages'
 import { splitLanguagePrefix } from '../shared/languages'
 import { previewPathOf, publicPathOf } from '../shared/preview-paths'
@@ -21,6 +20,7 @@ import { enter } from './enter'
 import { exit } from './exit'
 import { previewGate } from './gate'
 import { previewAnswers } from './preview-answers'
+import { contentReport } from './report-route'
 
 /** The page's language and key from the public path after the prefix; other spellings redirect. */
 const previewLanguage = createMiddleware<AppEnv>(async (c, next) => {

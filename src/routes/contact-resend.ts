@@ -12,9 +12,9 @@
 import { Hono } from 'hono'
 import { resendDeadLetters } from '../contact'
 import type { AppEnv } from '../env'
+import { CONTACT_RESEND_PATH } from '../shared/site-paths'
 import { readSignedBody, signedCallGuards } from './signed-call'
 
-export const RESEND_PATH = '/api/contact/resend'
 /** Bytes: room for a few hundred ids. */
 export const RESEND_BODY_LIMIT = 16 * 1024
 
@@ -29,7 +29,7 @@ const RESEND_CALL = {
 
 const [rateLimit, limitBody] = signedCallGuards(RESEND_CALL)
 
-contactResend.post(RESEND_PATH, rateLimit, limitBody, async (c) => {
+contactResend.post(CONTACT_RESEND_PATH, rateLimit, limitBody, async (c) => {
   c.header('Cache-Control', 'no-store')
   const request = await readSignedBody(c, {
     schema: (await import('./signed-call-schemas')).ResendSchema,

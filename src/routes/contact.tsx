@@ -25,13 +25,13 @@ import { bodyLimit } from 'hono/body-limit'
 import { every } from 'hono/combine'
 import { createMiddleware } from 'hono/factory'
 import { acceptMessage } from '../contact'
-import { writeMessagePoint } from '../contact/message-data-point'
 import {
   commentsRoom,
   findReferencedProject,
   projectNote,
   withProjectNote,
-} from '../contact/project-reference'
+  writeMessagePoint,
+} from '../contact'
 import type { Project } from '../content/projects'
 import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'
@@ -39,7 +39,6 @@ import { sameOrigin } from '../middleware/same-origin'
 import { reportError } from '../observability'
 import {
   CONTACT_FIELDS,
-  CONTACT_PAGE_PATH,
   isHoneypotFilled,
   PROJECT_FIELD,
   type ContactErrors,
@@ -47,8 +46,8 @@ import {
 } from '../shared/contact-fields'
 import type { Contact } from '../shared/contact-schema'
 import { DEFAULT_LNG, isLng, localizePath, PREFIXED_LANGUAGES, type Lng } from '../shared/languages'
-import { CONTACT_API_PATH, type ContactFormState } from '../views/components/contact-form'
-import { SENT_PARAM } from './page-query'
+import { CONTACT_API_PATH, CONTACT_PAGE_PATH, SENT_PARAM } from '../shared/site-paths'
+import type { ContactFormState } from '../views/components/contact-form'
 import { renderContactPage } from './pages'
 
 /** Room for the longest valid form, url-encoded (500 three-byte characters are 4.5 KB), not much more. */

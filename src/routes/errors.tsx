@@ -5,7 +5,7 @@
  * - Anything else: 'Unexpected Application Error!', 500.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
-import { ContentError } from '../content'
+import { ContentError } from '../content/errors'
 import { contentFor } from '../freshness'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'

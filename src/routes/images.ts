@@ -13,10 +13,16 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { reportError } from '../observability'
-import { IMAGE_ROUTE, renderImage } from '../images'
-import { CARD_SIGNED_SIZE, LADDER_SIGNED_SIZE, readImageAddress } from '../images/image-url'
-import { imageSigningKeys, isSignedBy } from '../images/image-signature'
-import { refusal } from '../images/image-answers'
+import {
+  CARD_SIGNED_SIZE,
+  imageSigningKeys,
+  isSignedBy,
+  LADDER_SIGNED_SIZE,
+  readImageAddress,
+  refusal,
+  renderImage,
+} from '../images'
+import { IMAGE_ROUTE } from '../shared/site-paths'
 
 export const images = new Hono<AppEnv>()
 

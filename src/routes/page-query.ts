@@ -9,12 +9,10 @@
 import type { Context } from 'hono'
 import { contentFor } from '../freshness'
 import type { Project } from '../content/projects'
-import { findReferencedProject, projectIdOf } from '../contact/project-reference'
+import { findReferencedProject, projectIdOf } from '../contact'
 import type { AppEnv } from '../env'
-import { CONTACT_PAGE_PATH, PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
-
-/** The contact page's `?sent=1`: shown after a plain-form message was sent (src/routes/contact.tsx). */
-export const SENT_PARAM = 'sent'
+import { PROJECT_FIELD, projectQuery } from '../shared/contact-fields'
+import { CONTACT_PAGE_PATH, SENT_PARAM } from '../shared/site-paths'
 
 /** The project each request's contact page asks about, looked up once: by the page cache, then the route. */
 const askedProjects = new WeakMap<Request, Promise<Project | null>>()

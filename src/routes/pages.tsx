@@ -5,26 +5,34 @@
 import { Hono, type Context } from 'hono'
 import { contentFor, type ContentClient } from '../freshness'
 import type { AppEnv } from '../env'
-import { placeholdersFor, readPlaceholdersBeside } from '../images/page-placeholders'
+import {
+  imageSigningKeys,
+  imageSrc,
+  placeholdersFor,
+  readPlaceholdersBeside,
+  socialCardUrl,
+} from '../images'
 import { localizer } from '../content/localize'
 import {
   findProject,
   isProjectPath,
   projectPath,
-  PROJECTS_PATH,
   projectsOf,
   type Project,
 } from '../content/projects'
 import { projectQuery } from '../shared/contact-fields'
-import { imageSigningKeys } from '../images/image-signature'
-import { socialCardUrl } from '../images/image-url'
-import { imageSrc } from '../images/image-source'
 import { getT } from '../shared/i18n'
 import { localizePath } from '../shared/languages'
+import {
+  CONTACT_PAGE_PATH,
+  OLD_PROJECT_PATH,
+  PAGE_PATHS,
+  PROJECTS_PATH,
+  SERVICES_PATH,
+} from '../shared/site-paths'
 import { FALLBACK } from '../views/components/image'
 import { plainText } from '../views/components/rich-text'
 import { ContactFormArea, type ContactFormState } from '../views/components/contact-form'
-import { NAV_PAGES } from '../views/layout/navbar'
 import { AboutPage } from '../views/pages/about-page'
 import { ContactPage } from '../views/pages/contact-page'
 import { EnterprisesPage } from '../views/pages/enterprises-page'
@@ -35,8 +43,6 @@ import { askedProject, asksSentNotice } from './page-query'
 
 export const pages = new Hono<AppEnv>()
 
-/** The paths, without language prefix, that this router renders pages at: the navbar's pages. */
-export const PAGE_PATHS: readonly string[] = NAV_PAGES.map(({ key }) => key)
 /**
  * The pages besides those, as URL patterns without language prefix: every project's page. Which
  * projects there are is the enterprises payload's to say (src/content/projects.ts).
@@ -79,7 +85,7 @@ pages.get('/about', async (c) => {
   return c.render(<AboutPage lng={c.var.lng} about={about} />, { shell, placeholders })
 })
 
-pages.get('/enterprises', async (c) => {
+pages.get(PROJECTS_PATH, async (c) => {
   const content = contentFor(c)
   const [shell, page] = await Promise.all([loadShell(c, content), content.enterprisesPage()])
   const placeholders = await placeholdersFor(c, [page])
@@ -128,7 +134,7 @@ pages.get(`${PROJECTS_PATH}/:slug`, async (c) => {
 })
 
 // `?project=<id>` of a project: the form asks about it; any other query is the plain page (./page-query.ts).
-pages.get('/contact-us', (c) => {
+pages.get(CONTACT_PAGE_PATH, (c) => {
   const form: ContactFormState = asksSentNotice(c) ? { outcome: { kind: 'sent' } } : {}
   return renderContactPage(c, form, askedProject(c))
 })
@@ -136,8 +142,8 @@ pages.get('/contact-us', (c) => {
 // The spec links to these paths without giving them a screen. Cards no longer link to
 // /enterprise-detail (their project's page took its place: docs/decisions/0018-project-pages.md);
 // an address of it kept elsewhere still leads to the list.
-pages.get('/services', (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
-pages.get('/enterprise-detail', (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
+pages.get(SERVICES_PATH, (c) => c.redirect(`${localizePath('/', c.var.lng)}#services`, 302))
+pages.get(OLD_PROJECT_PATH, (c) => c.redirect(localizePath(PROJECTS_PATH, c.var.lng), 302))
 
 /**
  * The contact page with its form as the last plain-form post left it (src/routes/contact.tsx),

@@ -59,26 +59,6 @@ export async function verifyPublishCall(options: {
   return { ok: true, signature: hex }
 }
 
-/** The signature headers for `body` at `timestamp`: what a CMS sends (and what tests sign with). */
-export async function signPublishCall(
-  secret: string,
-  body: string,
-  timestamp: number
-): Promise<Record<string, string>> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign']
-  )
-  const mac = new Uint8Array(
-    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${timestamp}.${body}`))
-  )
-  const hex = [...mac].map((byte) => byte.toString(16).padStart(2, '0')).join('')
-  return { [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: `sha256=${hex}` }
-}
-
 function hexBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2)
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)

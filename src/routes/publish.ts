@@ -21,10 +21,9 @@ import type { PayloadLoad } from '../content/report'
 import type { AppEnv } from '../env'
 import { pagePurgerFor, refreshPayloads, repurgerFor } from '../freshness'
 import { reportError } from '../observability'
-import { PAGE_PATHS } from './pages'
+import { PAGE_PATHS, PUBLISH_PATH } from '../shared/site-paths'
 import { readSignedBody, signedCallGuards } from './signed-call'
 
-export const PUBLISH_PATH = '/api/publish'
 /** Bytes: a list of endpoint names is far smaller. */
 export const PUBLISH_BODY_LIMIT = 4096
 

@@ -8,7 +8,7 @@ import { contentFor } from '../freshness'
 import { projectPaths } from '../content/projects'
 import type { AppEnv } from '../env'
 import { hreflangAlternates, LANGUAGES, localizePath } from '../shared/languages'
-import { PAGE_PATHS } from './pages'
+import { PAGE_PATHS } from '../shared/site-paths'
 
 export const seo = new Hono<AppEnv>()
 

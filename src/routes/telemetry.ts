@@ -30,15 +30,13 @@ import type { AppEnv } from '../env'
 import { sameOrigin } from '../middleware/same-origin'
 import { splitLanguagePrefix } from '../shared/languages'
 import { publicPathOf } from '../shared/preview-paths'
-import { isLoopbackAddress } from '../shared/loopback'
+import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../shared/site-paths'
 import {
-  CLIENT_ERRORS_PATH,
   TELEMETRY_LIMITS as LIMITS,
-  VITALS_PATH,
   type ClientErrorsBeacon,
   type VitalsBeacon,
 } from '../shared/telemetry'
-import { countryOf, writeVitalsPoint, type DataPoint } from '../observability/vitals-dataset'
+import { countryOf, writeVitalsPoint, type DataPoint } from '../observability'
 
 /** The beacons' schemas, loaded (with zod) on the first beacon, not when a new isolate starts. */
 const loadSchemas = () => import('./telemetry-schemas')
@@ -52,9 +50,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' }
 const fromThisSite = sameOrigin<AppEnv>({ onRefused: (c) => c.body(null, 403, NO_STORE) })
 const withinBudget = createMiddleware<AppEnv>(async (c, next) => {
   const client = c.req.header('CF-Connecting-IP') ?? 'unknown'
-  // Local development is one client for every tab and test (the browser suite loads hundreds of
-  // pages a minute); on Cloudflare no visitor has a loopback address.
-  if (isLoopbackAddress(client) || (await withinRateLimit(c, client))) return next()
+  if (await withinRateLimit(c, client)) return next()
   return c.body(null, 429, { ...NO_STORE, 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) })
 })
 const limit = bodyLimit({ maxSize: LIMITS.body, onError: (c) => c.body(null, 413, NO_STORE) })

@@ -5,6 +5,7 @@
  */
 import type { TranslationKey } from './i18n'
 import { localizePath, type Lng } from './languages'
+import { CONTACT_PAGE_PATH } from './site-paths'
 
 /** Input hard limits (spec section 5); the form's `maxLength` attributes. */
 export const NAME_INPUT_MAX = 50
@@ -13,7 +14,7 @@ export const COMMENTS_INPUT_MAX = 500
 
 /**
  * The hidden field bots fill in and people never see. A submission that fills it is answered like
- * a success and never forwarded (issue 5).
+ * a success and never forwarded.
  */
 export const HONEYPOT_FIELD = 'website'
 
@@ -27,8 +28,6 @@ export function isHoneypotFilled(body: unknown): boolean {
   return value !== undefined && value !== ''
 }
 
-/** The contact page's path, without language prefix. */
-export const CONTACT_PAGE_PATH = '/contact-us'
 /**
  * The project a question is about: the contact page's query parameter and the form's hidden field
  * (docs/decisions/0040-a-message-names-its-project.md). Never one of the message's fields.

@@ -8,7 +8,7 @@
  * never fails on the shape of its input: a value that is not an object reads as {}, a field that is
  * not a string reads as '', so arbitrary input gives field messages, never a throw.
  *
- * What it forwards is valid text (issue 15): lone UTF-16 surrogates become U+FFFD, line breaks are
+ * What it forwards is valid text: lone UTF-16 surrogates become U+FFFD, line breaks are
  * '\n', control characters other than newline and tab are refused in the name and the comments,
  * bidirectional and zero-width formatting characters count for nothing (a comment of only those is
  * empty), lengths are counted in what a visitor sees as characters (grapheme clusters), and e-mail

@@ -4,10 +4,6 @@
  * checks every beacon against a zod schema built from the same limits.
  */
 
-/** Where the beacons go. */
-export const VITALS_PATH = '/api/vitals'
-export const CLIENT_ERRORS_PATH = '/api/client-errors'
-
 export const TELEMETRY_LIMITS = {
   /** Bytes of one beacon's body. */
   body: 4096,
@@ -36,12 +32,11 @@ export type DeviceClass = (typeof DEVICE_CLASSES)[number]
  * - edge: Cloudflare's cache in front of the worker, which replays the headers of the answer it stored;
  * - hit: the worker, from its page cache (src/freshness/);
  * - miss: the worker rendered it, its page cache having no current copy;
- * - bypass: the worker rendered it, asked to skip its caches (the bench);
  * - uncached: the worker rendered a page its page cache does not keep (an error page, or
  *   PAGE_CACHE_TTL=0);
  * - unknown: the browser exposed no server timing.
  */
-export const CACHE_LEVELS = ['edge', 'hit', 'miss', 'bypass', 'uncached', 'unknown'] as const
+export const CACHE_LEVELS = ['edge', 'hit', 'miss', 'uncached', 'unknown'] as const
 export type CacheLevel = (typeof CACHE_LEVELS)[number]
 
 /** The Server-Timing metric names the worker sends on pages. */

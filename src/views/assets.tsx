@@ -11,7 +11,7 @@
  * the banner photo; `font-display: swap` paints the text at once in the metric-matched fallback, so
  * nothing waits for them.
  */
-import { PROJECTS_PATH } from '../content/projects'
+import { PROJECTS_PATH } from '../shared/site-paths'
 import { clientManifest } from '../generated/client-manifest'
 import type { Lng } from '../shared/languages'
 

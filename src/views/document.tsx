@@ -19,6 +19,7 @@ import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Island } from './island'
 import { Footer } from './layout/footer'
+import { LanguageOffers } from './layout/language-offer'
 import { Navbar } from './layout/navbar'
 import { PreviewBar } from './layout/preview-bar'
 import type { Shell } from './shell'
@@ -100,6 +101,7 @@ export function Document({ shell, version, children }: DocumentProps) {
           {t('ui.skipToContent')}
         </a>
         {shell.preview && <PreviewBar shell={shell} state={shell.preview} />}
+        <LanguageOffers shell={shell} />
         <Navbar shell={shell} />
         <GapMarks place="navbar" />
         <main id="main">

@@ -1,5 +1,5 @@
 /**
- * The back/forward cache keeps every page (issue 20): the visitor goes through one page of each
+ * The back/forward cache keeps every page: the visitor goes through one page of each
  * kind, hydrated, then back to the first and forward to the last again, and every page comes back
  * from the cache (`pageshow` with `persisted` true) each time, not loaded again. Nothing on a page
  * may block it: no `unload` handler, no `Cache-Control: no-store` on a page, no connection left

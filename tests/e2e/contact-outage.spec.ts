@@ -1,5 +1,5 @@
 /**
- * The contact form through a CMS outage (issue 21, docs/decisions/0007-contact-outbox.md): a
+ * The contact form through a CMS outage (docs/decisions/0007-contact-outbox.md): a
  * visitor sends the form while the backend is down, sees the success notice, and once the backend
  * is back the message is in it, once.
  *

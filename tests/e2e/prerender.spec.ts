@@ -1,5 +1,5 @@
 /**
- * Prerendered pages (issue 20): the site's speculation rules prerender a page when the visitor
+ * Prerendered pages: the site's speculation rules prerender a page when the visitor
  * hovers its link, and the page behaves like a visited one only once it is shown.
  *
  * Playwright's connection to Chromium blocks prerendering, so these tests drive the same Chromium

@@ -1,5 +1,5 @@
 /**
- * Project pages (issue 31) as a visitor meets them: a card on the enterprises page, in each
+ * Project pages as a visitor meets them: a card on the enterprises page, in each
  * language, and on the home page's carousel leads to the project's own page, whose head is the
  * project's.
  */

@@ -91,7 +91,7 @@ describe('npm run smoke against the local site (no cache in front)', () => {
         /^PASS .*: 200, lang (hy|en|ru), canonical http:\/\/127\.0\.0\.1:\d+\/.*hreflang hy en ru x-default/
       )
     }
-    // The 12 pages of the navbar, and the first project's page (issue 31) in three languages.
+    // The 12 pages of the navbar, and the first project's page in three languages.
     expect(lines.filter((text) => /^PASS {2}page \//.test(text))).toHaveLength(15)
     expect(line(lines, 'link preview image of /en/enterprises/1-arabkir-residence')).toMatch(
       /^PASS .*: 200 image\/jpeg/

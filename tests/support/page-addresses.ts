@@ -1,15 +1,16 @@
 /**
  * The site's pages at their address in every language, for worker and browser tests alike:
  * '/', '/about', '/enterprises', '/contact-us', '/en', '/en/about', ... '/ru/contact-us', and a
- * project's page in each language (issue 31).
+ * project's page in each language.
  */
 import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { projectPaths } from '../../src/content/projects'
 import { EnterprisesPayloadSchema } from '../../src/content/schemas'
 import { LANGUAGES, localizePath } from '../../src/shared/languages'
+import { PAGE_PATHS, PROJECTS_PATH } from '../../src/shared/site-paths'
 
 /** Each page's path without language prefix. */
-export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us'] as const
+export const PAGE_KEYS = PAGE_PATHS
 
 /** Every project page of the bundled content, without language prefix: '/enterprises/1-arabkir-residence', ... */
 export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPayloadSchema.parse(seed))
@@ -18,7 +19,7 @@ export const PROJECT_KEYS: readonly string[] = projectPaths(EnterprisesPayloadSc
  * The project whose page stands for all of them in the page lists: every project page is the same
  * template, and this one has the longest title (whole words, the most lines in a card).
  */
-export const SAMPLE_PROJECT_KEY = '/enterprises/3-northern-avenue-business-centre'
+export const SAMPLE_PROJECT_KEY = `${PROJECTS_PATH}/3-northern-avenue-business-centre`
 
 export const PAGE_ADDRESSES: readonly string[] = LANGUAGES.flatMap((lng) =>
   [...PAGE_KEYS, SAMPLE_PROJECT_KEY].map((key) => localizePath(key, lng))

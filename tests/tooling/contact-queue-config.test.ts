@@ -14,7 +14,6 @@ import {
   CONTACT_RETRY_DELAYS,
   delayBefore,
   MAX_DELAY_SECONDS,
-  scheduleSpanSeconds,
 } from '../../src/contact/retry-schedule'
 import { queueHandlerFor } from '../../src/queues'
 
@@ -63,9 +62,11 @@ describe('the contact retry schedule', () => {
   })
 
   it('keeps trying for at least 24 hours, and ends within the queue’s default retention of 4 days', () => {
-    expect(scheduleSpanSeconds()).toBe(101_310)
-    expect(scheduleSpanSeconds()).toBeGreaterThanOrEqual(24 * 3600)
-    expect(scheduleSpanSeconds()).toBeLessThan(4 * 24 * 3600)
+    // From the visitor's send to the last delivery from the queue: 101,310 s (28.1 h).
+    const span = CONTACT_RETRY_DELAYS.reduce((sum, delay) => sum + delay, 0)
+    expect(span).toBe(101_310)
+    expect(span).toBeGreaterThanOrEqual(24 * 3600)
+    expect(span).toBeLessThan(4 * 24 * 3600)
   })
 
   it('reads CONTACT_RETRY_MAX_DELAY_SECONDS as a cap, and anything unreadable as none', () => {

@@ -245,7 +245,7 @@ describe('contact schema: the whole form', () => {
   })
 })
 
-describe('contact schema: hostile text (issue 15)', () => {
+describe('contact schema: hostile text', () => {
   it.each([
     ['a decomposed accent', 'Zoe\u0308 Ann'],
     ['Devanagari with its marks', 'अनुष्का'],
@@ -336,7 +336,7 @@ describe('contact schema: hostile text (issue 15)', () => {
   })
 })
 
-/** Spec section 5 as issue 15 writes it, checked on what the backend would receive. */
+/** Spec section 5 on hostile text, checked on what the backend would receive. */
 function expectForwardable({
   name,
   email,

@@ -17,6 +17,7 @@ import {
   type PayloadLoad,
 } from '../../src/content/report'
 import { findDictionaryGaps } from '../../src/content/report/dictionary-gaps'
+import { dictionaries } from '../../src/shared/i18n'
 import { payloadSchema } from '../../src/content/payload-catalogue'
 import { fakeBackend, json, samplePayloads, text } from '../support/worker/fake-backend'
 import { signedNow } from '../support/worker/signed-call'
@@ -226,13 +227,23 @@ describe('the content report', () => {
     })
   })
 
-  it('lists a dictionary key one language lacks', () => {
-    const gaps = findDictionaryGaps({
-      en: { ui: { a: 'A', b: 'B' } },
-      ru: { ui: { a: 'А', b: '' } },
-      hy: { ui: { a: 'Ա' } },
-    })
-    expect(gaps.map((gap) => `${gap.lng} ${gap.field}`).sort()).toEqual(['hy ui.b', 'ru ui.b'])
+  it('lists a dictionary key one language lacks, and none while every language has every key', () => {
+    expect(findDictionaryGaps()).toEqual([])
+    const ru = dictionaries.ru.ui as Record<string, string>
+    const hy = dictionaries.hy.ui as Record<string, string | undefined>
+    const [ruText, hyText] = [ru.home!, hy.about]
+    ru.home = ''
+    delete hy.about
+    try {
+      const gaps = findDictionaryGaps()
+      expect(gaps.map((gap) => `${gap.lng} ${gap.field}`).sort()).toEqual([
+        'hy ui.about',
+        'ru ui.home',
+      ])
+    } finally {
+      ru.home = ruText
+      hy.about = hyText
+    }
   })
 })
 

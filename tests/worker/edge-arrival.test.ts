@@ -8,7 +8,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEdgeCache } from '../../scripts/lib/edge-cache.mjs'
-import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh-schedule'
 import type { Bindings } from '../../src/env'
 import { BROWSER_CACHE_CONTROL, pageCacheKey, STORED_AT } from '../../src/freshness'
 import { fakeBackend } from '../support/worker/fake-backend'

@@ -7,7 +7,7 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh-schedule'
 import type { Bindings } from '../../src/env'
 import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
 import { contextWithWorkersCache, recordingKv } from '../support/worker/freshness'

@@ -1,5 +1,5 @@
 /**
- * Hostile or careless CMS content (issue 15): every URL-valued field of every payload is parsed
+ * Hostile or careless CMS content: every URL-valued field of every payload is parsed
  * once at load (src/content/addresses.ts, schemas.ts), so a malformed or hostile address drops only
  * its own slot, is reported with the field's path, and every page still answers 200 with nothing
  * unsafe in its links, images or social card.

@@ -1,5 +1,5 @@
 /**
- * GET /_image cannot be turned into a bill or a memory bomb (issue 19, docs/decisions/0013 and 0014):
+ * GET /_image cannot be turned into a bill or a memory bomb (docs/decisions/0013 and 0014):
  * only addresses the site's pages write are served, any respelling costs neither a download nor a
  * transform, misses are rate limited per client, transforms per isolate are capped, and a transform
  * that outlasts the visitor's wait finishes in the background and is cached.

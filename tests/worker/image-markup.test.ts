@@ -219,7 +219,9 @@ describe('placeholders', () => {
     const source = '/images/banners/about-hero.jpg'
     await placeholders.warmPlaceholders(env, [source])
     const preview =
-      (await placeholders.readPlaceholders(env.CONTENT_CACHE, [source])).get(source) ?? ''
+      (await placeholders.readPlaceholderStates(env.CONTENT_CACHE, [source])).previews.get(
+        source
+      ) ?? ''
     expect(preview).toMatch(/^data:image\/webp;base64,/)
     expect(preview.length).toBeLessThan(400)
   })
@@ -321,9 +323,9 @@ describe('placeholders', () => {
       placeholderKey(source),
       'red;background:url(https://evil.example/x)'
     )
-    expect((await placeholders.readPlaceholders(env.CONTENT_CACHE, [source])).has(source)).toBe(
-      false
-    )
+    expect(
+      (await placeholders.readPlaceholderStates(env.CONTENT_CACHE, [source])).previews.has(source)
+    ).toBe(false)
   })
 
   it("rebuilds a lost index from the placeholders' own keys after the response, and a new isolate's render then has them all", async () => {

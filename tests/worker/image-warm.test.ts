@@ -21,7 +21,8 @@ import {
   warmRenditions,
   WARM_ACCEPT,
 } from '../../src/images/warm-renditions'
-import { isPagePath, PAGE_PATHS } from '../../src/routes/pages'
+import { isPagePath } from '../../src/routes/pages'
+import { PAGE_PATHS } from '../../src/shared/site-paths'
 import { json, samplePayloads } from '../support/worker/fake-backend'
 import { contextWithWorkersCache } from '../support/worker/freshness'
 import {

@@ -9,7 +9,7 @@ import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { payloadsReadBy } from '../../src/freshness'
 import { payloadHashesKey, writePayloadHashes } from '../../src/freshness/payload-hashes'
-import { HEARTBEAT_KEY } from '../../src/freshness/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh-schedule'
 import type { AppEnv, Bindings } from '../../src/env'
 import {
   acceptsGzip,

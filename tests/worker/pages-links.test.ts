@@ -22,7 +22,7 @@ describe('resolveLink', () => {
     ['tel:+37410000000', 'en', { href: 'tel:+37410000000', external: false }],
     // Parsed as a site-relative address: the home page's section.
     ['#services', 'ru', { href: '/ru#services', external: false }],
-    // An internal link stays internal after the language rewrite (issue 15).
+    // An internal link stays internal after the language rewrite.
     ['/en//evil.example', 'hy', { href: '/evil.example', external: false }],
     ['/en/\\evil.example', 'hy', { href: '/evil.example', external: false }],
     ['/en/\t/evil.example', 'hy', { href: '/evil.example', external: false }],

@@ -1,5 +1,5 @@
 /**
- * Project pages (issue 31, src/content/projects.ts, src/views/pages/project-page.tsx): every project
+ * Project pages (src/content/projects.ts, src/views/pages/project-page.tsx): every project
  * of the bundled content at `/enterprises/<id>-<title>` in three languages, with its own head (title,
  * description, a JPEG social card through the image route, canonical, hreflang, breadcrumbs);
  * stale slugs redirect, unknown ones are 404; the cards link to the pages; the sitemap, the page

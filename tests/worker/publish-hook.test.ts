@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
 import worker from '../../src/index'
-import { signPublishCall } from '../../src/routes/publish-signature'
+import { signatureHeaders } from '../../scripts/lib/publish-signing.mjs'
 import { fakeBackend, json, samplePayloads, type Answer } from '../support/worker/fake-backend'
 import { contextWithWorkersCache, recordingKv } from '../support/worker/freshness'
 import { fetchPage } from '../support/worker/worker'
@@ -37,11 +37,7 @@ async function publish(bindings: Bindings, body: string, options: CallOptions = 
       ? {}
       : options.sign?.at === undefined
         ? await signedNow(options.sign?.secret ?? SECRET, body)
-        : await signPublishCall(
-            options.sign?.secret ?? SECRET,
-            body,
-            Math.floor(options.sign.at / 1000)
-          )
+        : signatureHeaders(options.sign?.secret ?? SECRET, body, Math.floor(options.sign.at / 1000))
   const { ctx, tags } = contextWithWorkersCache()
   const request = new Request('http://localhost/api/publish', {
     method: 'POST',
@@ -233,7 +229,7 @@ describe('POST /api/publish', () => {
 
   it('answers 401 to a signature of another body', async () => {
     const { bindings } = await setup()
-    const headers = await signPublishCall(
+    const headers = signatureHeaders(
       SECRET,
       JSON.stringify({ payloads: ['navbar-data'] }),
       Math.floor(Date.now() / 1000)

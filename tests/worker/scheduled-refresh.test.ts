@@ -6,11 +6,8 @@
 import { createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  HEARTBEAT_KEY,
-  onPayloadsChanged,
-  type PayloadsChangedListener,
-} from '../../src/freshness/refresh'
+import { onPayloadsChanged, type PayloadsChangedListener } from '../../src/freshness/refresh'
+import { HEARTBEAT_KEY } from '../../src/freshness/refresh-schedule'
 import type { Bindings } from '../../src/env'
 import { placeholderKey } from '../../src/images/placeholders'
 import worker from '../../src/index'

@@ -5,7 +5,8 @@
  * language and nothing else, and a prerender request is answered from the page cache like a visit.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PAGE_PATHS, PAGE_PATTERNS } from '../../src/routes/pages'
+import { PAGE_PATTERNS } from '../../src/routes/pages'
+import { PAGE_PATHS } from '../../src/shared/site-paths'
 import {
   SPECULATION_RULES_PATH,
   SPECULATION_RULES_TYPE,

@@ -1,5 +1,5 @@
 /**
- * The cold levels a visit can meet (issue 39), and how the cold bench reads a recorded trace
+ * The cold levels a visit can meet, and how the cold bench reads a recorded trace
  * (scripts/bench/cold/worker.ts) into what it prints: the chain of round trips before the first
  * byte, and the operations the invocation made in all.
  */

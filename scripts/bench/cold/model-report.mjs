@@ -8,6 +8,7 @@
  * API copy's from what the page cache stored, KV's cacheTtl from its reads; CONTENT_TTL from
  * wrangler.toml. The section opens with its headline, which names the assumption it rests on most.
  */
+import { SCHEDULE_INTERVAL_MS } from '../../../src/freshness/refresh-schedule.ts'
 import { everyPage, median } from '../shared.mjs'
 import { ISOLATE_IDLE_S, KV_DEFAULT_CACHE_TTL_S, LATENCIES, PRICES } from './cloudflare-figures.mjs'
 import { simulateVisits } from './edge-month.mjs'
@@ -16,8 +17,8 @@ import { DAYS_PER_MONTH, LEVELS, monthlyBill, quantile, timeToFirstByte } from '
 
 /** Content changes a month the bill assumes: one a working day and a few more. */
 export const CHANGES_PER_MONTH = 30
-/** The scheduled refresh's interval (src/freshness/refresh.ts SCHEDULE_INTERVAL_MS). */
-const CRON_INTERVAL_S = 60
+/** The scheduled refresh's interval. */
+const CRON_INTERVAL_S = SCHEDULE_INTERVAL_MS / 1000
 
 /** Deploys a month the model assumes: one a week. */
 export const DEPLOYS_PER_MONTH = 4

@@ -3,13 +3,12 @@
  * var of the harness worker (./worker.ts) may skip the page cache ('page': rendered from cached
  * payloads) or both caches ('all': every payload from the backend). Without the var set, the
  * header is ignored. The site itself never sees the header: the harness hands it bindings under
- * which the page cache keeps out of the way (PAGE_CACHE_TTL '0') and, for 'all', a payload cache
- * that finds nothing, and marks the answer `bypass` (X-Page-Cache, and Server-Timing's cache level,
- * src/middleware/server-timing). docs/decisions/0002-page-cache.md explains why a client's own
- * `Cache-Control: no-cache` is not honoured instead.
+ * which the page cache keeps out of the way (PAGE_CACHE_TTL '0') and, for 'all', payload keys of
+ * the request's own, under which KV and the isolate's memory hold nothing yet, and marks the answer `bypass` in X-Page-Cache (its Server-Timing says
+ * `uncached`, as the site says of every page it does not keep). docs/decisions/0002-page-cache.md
+ * explains why a client's own `Cache-Control: no-cache` is not honoured instead.
  */
 import type { Bindings } from '../../../src/env'
-import { SERVER_TIMING } from '../../../src/shared/telemetry'
 
 /** What a bench request skips: `page` or `all`. */
 export const BYPASS_HEADER = 'X-Cache-Bypass'
@@ -38,26 +37,35 @@ export function markBypassed(response: Response): Response {
     return response
   const marked = new Response(response.body, response)
   marked.headers.set('X-Page-Cache', 'bypass')
-  const timing = marked.headers.get('Server-Timing')
-  if (timing)
-    marked.headers.set(
-      'Server-Timing',
-      timing.replace(`${SERVER_TIMING.cache};desc=uncached`, `${SERVER_TIMING.cache};desc=bypass`)
-    )
   return marked
 }
 
-/** The bindings with a payload cache that finds nothing (and still stores what is loaded). */
+/**
+ * The bindings under which every payload key is new: payload keys name the backend's origin and
+ * product, so the request gets an origin or a product of its own that reaches the same backend. An
+ * origin ends in `/<scope>/..`, which the URL parser takes away again; the bundled service is
+ * reached through a binding that gives each call the real product back. What is loaded is still
+ * stored, as a miss stores it.
+ */
 function withoutPayloadCache<E extends Bindings>(env: E): E {
-  const kv = env.CONTENT_CACHE
-  const missing = new Proxy(kv, {
-    get(target, property) {
-      if (property === 'get') return async () => null
-      const value: unknown = Reflect.get(target, property)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-  return { ...env, CONTENT_CACHE: missing }
+  const scope = `bypass-${crypto.randomUUID()}`
+  if (env.API_HOST) return { ...env, API_HOST: `${env.API_HOST.replace(/\/+$/, '')}/${scope}/..` }
+  const product = `${env.PRODUCT}-${scope}`
+  const content = env.CONTENT
+  const realProduct = (request: Request) => {
+    const url = new URL(request.url)
+    url.pathname = url.pathname.replace(
+      `/api/${encodeURIComponent(product)}/`,
+      `/api/${encodeURIComponent(env.PRODUCT)}/`
+    )
+    return new Request(url, request)
+  }
+  const scoped = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+      content.fetch(realProduct(new Request(input, init))),
+    connect: content.connect.bind(content),
+  } as Fetcher
+  return { ...env, PRODUCT: product, CONTENT: scoped }
 }
 
 function equalSecrets(given: string, secret: string): boolean {

@@ -7,7 +7,8 @@ import { Hono } from 'hono'
 import { httpsOnly } from '../../../src/middleware/https-only'
 import { securityHeaders } from '../../../src/middleware/security-headers'
 import { speculationRules } from '../../../src/middleware/speculation-rules'
-import { PAGE_PATHS, PAGE_PATTERNS } from '../../../src/routes/pages'
+import { PAGE_PATTERNS } from '../../../src/routes/pages'
+import { PAGE_PATHS } from '../../../src/shared/site-paths'
 
 export const FLOOR_PAGE_PATH = '/__bench/plain-page'
 

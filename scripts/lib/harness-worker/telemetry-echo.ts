@@ -6,7 +6,7 @@
  * VITALS of its own that records what is written and passes it on.
  */
 import type { Bindings } from '../../../src/env'
-import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../../../src/shared/telemetry'
+import { CLIENT_ERRORS_PATH, VITALS_PATH } from '../../../src/shared/site-paths'
 
 /** Whether a request is a beacon whose data points the harness answers with. */
 export function isBeacon(request: Request): boolean {
@@ -14,12 +14,20 @@ export function isBeacon(request: Request): boolean {
   return request.method === 'POST' && (pathname === VITALS_PATH || pathname === CLIENT_ERRORS_PATH)
 }
 
-/** The bindings with a VITALS that records each data point written, then writes it. */
+/** A limiter that never refuses: every tab of the browser suite and the bench is one loopback client. */
+const UNLIMITED: RateLimit = { limit: async () => ({ success: true }) }
+
+/**
+ * The bindings with a VITALS that records each data point written, then writes it, and no limit on
+ * beacons: the browser suite loads hundreds of pages a minute from one address, and the limit is
+ * proved by the worker tests (tests/worker/telemetry.test.ts).
+ */
 export function recordingVitals<E extends Bindings>(
   env: E
 ): { env: E; points: AnalyticsEngineDataPoint[] } {
+  const unlimited = { ...env, TELEMETRY_RATE_LIMITER: UNLIMITED }
   const dataset = env.VITALS
-  if (!dataset) return { env, points: [] }
+  if (!dataset) return { env: unlimited, points: [] }
   const points: AnalyticsEngineDataPoint[] = []
   const recording: AnalyticsEngineDataset = {
     writeDataPoint(point) {
@@ -27,7 +35,7 @@ export function recordingVitals<E extends Bindings>(
       dataset.writeDataPoint(point)
     },
   }
-  return { env: { ...env, VITALS: recording }, points }
+  return { env: { ...unlimited, VITALS: recording }, points }
 }
 
 /** 200 with the points written where the site answered 204; any other answer as it is. */

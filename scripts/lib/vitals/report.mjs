@@ -16,6 +16,7 @@
  *
  * A figure over fewer than MIN_N readings (weighted) is "not enough data", never a number.
  */
+import { PROJECTS_PATH } from '../../../src/shared/site-paths.ts'
 import { DEVICE_CLASSES, METRIC_NAMES } from '../../../src/shared/telemetry.ts'
 import { buildQuery } from './sql.mjs'
 import { numberOf } from './sql-api.mjs'
@@ -39,11 +40,6 @@ const TOP_MESSAGES = 20
  * counts no views, so its ratio says "not enough data".
  */
 const VIEWED_PAGES = 1000
-/**
- * Where project pages live, without language prefix: `/enterprises/<id>-<readable part>`, or
- * `/enterprises/<id>` when the title gives no readable part (src/content/projects.ts).
- */
-const PROJECTS_PATH = '/enterprises'
 
 export function verdictOf(metric, p75) {
   const { good, poor } = THRESHOLDS[metric]

@@ -4,6 +4,7 @@
  * empty fields, so even a site that wrongly let them through would refuse them as invalid and send
  * no message.
  */
+import { CONTACT_API_PATH, CONTACT_PAGE_PATH } from '../../../src/shared/site-paths.ts'
 
 const CROSS_SITE = { Origin: 'https://smoke-check.invalid', 'Sec-Fetch-Site': 'cross-site' }
 
@@ -14,12 +15,12 @@ const CROSS_SITE = { Origin: 'https://smoke-check.invalid', 'Sec-Fetch-Site': 'c
 export async function checkContactRefusesCrossSite(client, report) {
   const posts = [
     {
-      path: '/api/contact',
+      path: CONTACT_API_PATH,
       type: 'application/json',
       body: JSON.stringify({ name: '', email: '', message: '' }),
     },
     {
-      path: '/en/contact-us',
+      path: `/en${CONTACT_PAGE_PATH}`,
       type: 'application/x-www-form-urlencoded',
       body: 'name=&email=&message=',
     },

@@ -6,9 +6,10 @@
  * address.
  */
 import { hreflangAlternates, LANGUAGES, localizePath } from '../../../src/shared/languages.ts'
+import { PAGE_PATHS } from '../../../src/shared/site-paths.ts'
 
-/** Each page's path without language prefix (src/routes/pages.tsx, PAGE_PATHS). */
-export const PAGE_KEYS = ['/', '/about', '/enterprises', '/contact-us']
+/** Each page's path without language prefix. */
+export const PAGE_KEYS = PAGE_PATHS
 
 /** @type {{ key: string, lng: string, path: string }[]} */
 export const PAGES = LANGUAGES.flatMap((lng) =>

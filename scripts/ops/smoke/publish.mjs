@@ -6,11 +6,11 @@
  * cache in front (a signed call with `purgeUnchanged` purges the about pages without any content
  * change, so the smoke edits nothing).
  */
+import { PUBLISH_PATH as HOOK } from '../../../src/shared/site-paths.ts'
 import { signedJsonHeaders } from '../../lib/publish-signing.mjs'
 import { sleep } from './http.mjs'
 import { frontCacheVerdict, isBehindCloudflare, NOT_BEHIND_CLOUDFLARE } from './platform.mjs'
 
-const HOOK = '/api/publish'
 /** The payload whose pages the purge check drops, and a page built from it. */
 const PURGE_PAYLOAD = 'get-about-page'
 const PURGE_PAGE = '/en/about'

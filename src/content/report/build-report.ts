@@ -25,7 +25,7 @@ type Fields = Record<string, unknown>
 /** The report of `loads`; `extra` are gaps found elsewhere (the CLI's image checks). */
 export function buildContentReport(
   loads: PayloadLoads,
-  options: { backend: string; now?: Date; extra?: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] }
+  options: { backend: string; extra?: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] }
 ): ContentReport {
   const gaps: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] = []
   const tallies = new Map<string, Tally>()
@@ -95,7 +95,7 @@ export function buildContentReport(
   return {
     version: REPORT_VERSION,
     backend: options.backend,
-    generatedAt: (options.now ?? new Date()).toISOString(),
+    generatedAt: new Date().toISOString(),
     completeness,
     gaps: listed,
     open: listed.filter((gap) => gap.counted).length,

@@ -16,10 +16,9 @@ function leavesOf(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 /** One finding per key and language that lacks it while another language has it. */
-export function findDictionaryGaps(
-  given: Record<string, Tree> = dictionaries as unknown as Record<string, Tree>
-): (Finding & { source: string })[] {
-  const leaves = LANGUAGES.map((lng) => ({ lng, leaves: leavesOf(given[lng] ?? {}) }))
+export function findDictionaryGaps(): (Finding & { source: string })[] {
+  const bundled = dictionaries as unknown as Record<string, Tree>
+  const leaves = LANGUAGES.map((lng) => ({ lng, leaves: leavesOf(bundled[lng] ?? {}) }))
   const keys = new Set(leaves.flatMap(({ leaves }) => [...leaves.keys()]))
   return leaves.flatMap(({ lng, leaves }) =>
     [...keys]

@@ -5,9 +5,13 @@
  * rendition costs the route a large download for every width it makes. Originals are opened by the
  * route's own loader, so the report cannot judge an image otherwise than the route.
  */
-import { IMAGE_WIDTHS } from '../../images/image-url'
-import { openOriginal, type LoadResult } from '../../images/load-original'
-import { allowedOrigins, checkSource } from '../../images/source-policy'
+import {
+  allowedOrigins,
+  checkSource,
+  IMAGE_WIDTHS,
+  openOriginal,
+  type LoadResult,
+} from '../../images'
 import { IMAGE_FIELDS } from '../schemas'
 import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'

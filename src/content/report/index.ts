@@ -12,3 +12,5 @@ export {
   type OpenOptions,
 } from './image-findings'
 export { loadPayloads, pagesWithMeta } from './load-payloads'
+export { gapAnchor, gapCountsOf, gapsOfPage } from './page-gaps'
+export { reportOfLoads } from './preview-report'

@@ -4,7 +4,7 @@
  * disagree with each other or with `npm run content:check`.
  */
 import type { Bindings } from '../../env'
-import { originTimeoutMs } from '../../images/load-original'
+import { originTimeoutMs } from '../../images'
 import { buildContentReport } from './build-report'
 import { findImageGaps } from './image-findings'
 import type { PayloadLoads } from './payload-loads'

@@ -15,15 +15,7 @@
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env'
 import { isLng, splitLanguagePrefix } from '../../shared/languages'
-
-/** Path segments that are pages, never language codes. */
-const PAGE_SEGMENTS = new Set([
-  'about',
-  'enterprises',
-  'contact-us',
-  'services',
-  'enterprise-detail',
-])
+import { PAGE_SEGMENTS } from '../../shared/site-paths'
 
 /** Looks like a language tag (fr, de-AT, pt_BR) rather than a page. */
 const LANGUAGE_TAG = /^[a-z]{2}(?:[-_][a-z0-9]{2,4})?$/i

@@ -1,5 +1,5 @@
 /**
- * Speculation rules (issue 20; docs/decisions/0001-client-islands.md, "Instant navigations"): every
+ * Speculation rules (docs/decisions/0001-client-islands.md, "Instant navigations"): every
  * HTML response names the site's rule set in a `Speculation-Rules` header, and this middleware
  * serves that rule set at SPECULATION_RULES_PATH. The header keeps the strict CSP as it is (no
  * inline script, no hash to keep in step with the markup) and costs the page no bytes.

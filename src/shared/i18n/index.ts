@@ -64,10 +64,3 @@ export function getT(lng: Lng): Translate {
   }
   return translate
 }
-
-/** True when `key` names a text in the dictionaries (for keys that arrive as data, e.g. schema messages). */
-export function isTranslationKey(key: string): key is TranslationKey {
-  const [group, name] = key.split('.')
-  const section = (en as Record<string, Record<string, string> | undefined>)[group ?? '']
-  return typeof section?.[name ?? ''] === 'string'
-}

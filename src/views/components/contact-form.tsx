@@ -4,23 +4,20 @@
  * fall back to the dictionary; schema messages come from the dictionary only.
  */
 import type { ContactFormProps } from '../../../client/islands/contact-form'
-import { commentsRoom, projectNote, projectTitle } from '../../contact/project-reference'
+import { commentsRoom, projectNote, projectTitle } from '../../contact'
 import { localizer } from '../../content/localize'
 import type { Project } from '../../content/projects'
 import type { ContactData } from '../../content/schemas'
 import {
   COMMENTS_INPUT_MAX,
   CONTACT_MESSAGE_KEYS,
-  CONTACT_PAGE_PATH,
   type ContactErrors,
   type ContactValues,
 } from '../../shared/contact-fields'
 import { getT, type Translate } from '../../shared/i18n'
 import { localizePath, type Lng } from '../../shared/languages'
+import { CONTACT_API_PATH, CONTACT_PAGE_PATH } from '../../shared/site-paths'
 import { Island } from '../island'
-
-/** The island posts JSON here (src/routes/contact.tsx). */
-export const CONTACT_API_PATH = '/api/contact'
 
 /** What the last plain-form post left for the page to show; empty on a first visit. */
 export type ContactFormState = {

@@ -7,8 +7,13 @@
  * is the same to the byte.
  */
 import { createContext, use, type ReactNode } from 'react'
-import { gapAnchor, gapCountsOf, gapsOfPage } from '../../content/report/page-gaps'
-import type { ContentReport, Gap } from '../../content/report/report-shape'
+import {
+  gapAnchor,
+  gapCountsOf,
+  gapsOfPage,
+  type ContentReport,
+  type Gap,
+} from '../../content/report'
 import type { Lng } from '../../shared/languages'
 import { placeOf, type GapPlace } from './gap-places'
 

@@ -8,12 +8,16 @@
  * placeholder computed from the image itself (src/images/placeholders.ts) until they arrive.
  */
 import { createContext, useContext, type CSSProperties } from 'react'
-import { imageSrc } from '../../images/image-source'
-import { IMAGE_WIDTHS, imageUrl, type SlotFallback } from '../../images/image-url'
-import type { Placeholders } from '../../images/placeholders'
+import {
+  IMAGE_WIDTHS,
+  imageSrc,
+  imageUrl,
+  type Placeholders,
+  type SlotFallback,
+} from '../../images'
 import { IMAGE_LAYOUTS, widthsFor, type ImageLayoutName } from './image-layouts'
 
-export { imageSrc } from '../../images/image-source'
+export { imageSrc } from '../../images'
 
 /** Bundled fallbacks (spec section 9); the image route serves these when a source fails. */
 export const FALLBACK = {

@@ -5,15 +5,9 @@
 import { pickLocalized } from '../../content/localize'
 import { getT } from '../../shared/i18n'
 import { LANGUAGE_NAMES, LANGUAGES, localizePath } from '../../shared/languages'
+import { NAV_PAGES } from '../../shared/site-paths'
 import { Island } from '../island'
 import type { Shell } from '../shell'
-
-export const NAV_PAGES = [
-  { key: '/', label: 'home' },
-  { key: '/about', label: 'about' },
-  { key: '/enterprises', label: 'enterprises' },
-  { key: '/contact-us', label: 'contactUs' },
-] as const
 
 /** The page links' id: the mobile menu's button controls them. */
 const NAV_LINKS_ID = 'navbar-links'

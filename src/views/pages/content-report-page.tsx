@@ -4,8 +4,12 @@
  * each page links to its preview in every language. Plain HTML, no script: a standalone document,
  * not the site's layout, so nothing of the site's own content can fail it.
  */
-import { gapAnchor } from '../../content/report/page-gaps'
-import type { ContentReport, Gap, PageCompleteness } from '../../content/report/report-shape'
+import {
+  gapAnchor,
+  type ContentReport,
+  type Gap,
+  type PageCompleteness,
+} from '../../content/report'
 import { LANGUAGES, localizePath, type Lng } from '../../shared/languages'
 import { CONTENT_REPORT_JSON } from '../../shared/report-addresses'
 

@@ -1,5 +1,5 @@
 /**
- * One project's page (issue 31, src/content/projects.ts): its photo as the banner with its title,
+ * One project's page (src/content/projects.ts): its photo as the banner with its title,
  * the way back (breadcrumbs), its description, its linked icon and its button, then the other
  * projects to go on to.
  *
@@ -8,9 +8,10 @@
  * (none, or one that leads elsewhere) the page adds its own, in its language.
  */
 import { localizer } from '../../content/localize'
-import { projectPath, PROJECTS_PATH, type Project } from '../../content/projects'
+import { projectPath, type Project } from '../../content/projects'
 import { getT } from '../../shared/i18n'
-import { CONTACT_PAGE_PATH, contactPathAbout } from '../../shared/contact-fields'
+import { contactPathAbout } from '../../shared/contact-fields'
+import { CONTACT_PAGE_PATH, PROJECTS_PATH } from '../../shared/site-paths'
 import { localizePath, splitLanguagePrefix, type Lng } from '../../shared/languages'
 import { wholeWordsStyle } from '../../shared/longest-word'
 import { ButtonLink } from '../components/button-link'

@@ -3,7 +3,8 @@
  * as alternating rows, or more as a carousel; an optional button below.
  */
 import type { Pick } from '../../content/localize'
-import { projectWithIdOf, PROJECTS_PATH, type Projects } from '../../content/projects'
+import { projectWithIdOf, type Projects } from '../../content/projects'
+import { PROJECTS_PATH } from '../../shared/site-paths'
 import type { EnterpriseItem, HomePayload } from '../../content/schemas'
 import type { Translate } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'

@@ -1,4 +1,4 @@
-import { signPublishCall } from '../../../src/routes/publish-signature'
+import { signatureHeaders } from '../../../scripts/lib/publish-signing.mjs'
 
 let lastSecond = Number.POSITIVE_INFINITY
 
@@ -9,7 +9,7 @@ let lastSecond = Number.POSITIVE_INFINITY
  * previous one when the clock has not moved past it. A test file stays far inside the hook's
  * five-minute window.
  */
-export async function signedNow(secret: string, body: string): Promise<Record<string, string>> {
+export function signedNow(secret: string, body: string): Record<string, string> {
   lastSecond = Math.min(Math.floor(Date.now() / 1000), lastSecond - 1)
-  return signPublishCall(secret, body, lastSecond)
+  return signatureHeaders(secret, body, lastSecond)
 }
