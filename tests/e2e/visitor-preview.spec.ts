@@ -16,6 +16,11 @@ import {
 } from '../support/e2e/preview-site'
 
 const PHONE_390: Screen = { width: 390, height: 844, phone: true }
+/**
+ * A preview page reads every payload from the CMS and opens its images as it renders: a deadline
+ * for a busy two-core machine, not a speed.
+ */
+const PAGE_WAIT = { timeoutMs: 60_000 }
 
 /** The marks on the page, as their visible text. */
 function marks(): string[] {
@@ -73,7 +78,10 @@ test.describe('an editor previewing a change', () => {
     const visitor = await visitors(site!.origin)
     try {
       expect(await visitor.open(await site!.link('/about'))).toBe(200)
-      await until(visitor, loadedAt, '/_preview/about', { what: 'the Armenian preview' })
+      await until(visitor, loadedAt, '/_preview/about', {
+        ...PAGE_WAIT,
+        what: 'the Armenian preview',
+      })
       const expected = ABOUT_MARKS
       const seen: Record<string, string[]> = {}
       for (const [lng, address] of [
@@ -84,7 +92,7 @@ test.describe('an editor previewing a change', () => {
         if (lng !== 'hy') {
           // The bar's link to the language, which keeps the editor in preview.
           await visitor.click(`.preview-bar a[hreflang="${lng}"]`)
-          await until(visitor, loadedAt, address, { what: `the ${lng} preview` })
+          await until(visitor, loadedAt, address, { ...PAGE_WAIT, what: `the ${lng} preview` })
         }
         seen[lng] = await until(visitor, marks, null, { what: `${lng} marks` })
         expect(seen[lng], `${visitor.name} ${lng}`).toContain(expected[lng])
@@ -107,7 +115,7 @@ test.describe('an editor previewing a change', () => {
       // The bar's report link: every mark of the Russian page has its line there.
       const targets = await visitor.run(markTargets, null)
       await visitor.click('.preview-bar a[href="/_preview/report"]')
-      await until(visitor, loadedAt, '/_preview/report', { what: 'the report' })
+      await until(visitor, loadedAt, '/_preview/report', { ...PAGE_WAIT, what: 'the report' })
       const lines = await until(visitor, reportLines, null, { what: 'the report lines' })
       for (const target of targets) expect(lines).toContain(target)
       await visitor.screenshot(`${visitor.engine}-preview-report-desktop`)
@@ -115,7 +123,10 @@ test.describe('an editor previewing a change', () => {
       // Exit, from the Russian page's bar: back on the public page, and preview is closed.
       expect(await visitor.open('/_preview/ru/about')).toBe(200)
       await visitor.click('.preview-bar a[href^="/_preview/exit"]')
-      await until(visitor, loadedAt, '/ru/about', { what: 'the public page after exit' })
+      await until(visitor, loadedAt, '/ru/about', {
+        ...PAGE_WAIT,
+        what: 'the public page after exit',
+      })
       expect(await visitor.run(marks, null)).toEqual([])
       expect([401, 403]).toContain(await visitor.open('/_preview/ru/about', { hydrate: false }))
       visitor.problems.take()

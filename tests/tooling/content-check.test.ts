@@ -8,7 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runScript } from '../support/run-script'
+import { DatabaseSync } from 'node:sqlite'
+import { readdirSync } from 'node:fs'
+import { ROOT, runScript } from '../support/run-script'
+import { prepareLocalContent } from '../../scripts/ops/content-check/local-content.mjs'
 import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
 import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
 import type { ContentReport } from '../../src/content/report'
@@ -22,6 +25,37 @@ afterEach(async () => {
 
 function contentCheck(args: string[], env: Record<string, string> = {}) {
   return runScript('scripts/ops/content-check.mjs', args, env)
+}
+
+/** The local content database under `state`, as `wrangler dev` keeps it. */
+function contentDatabase(state: string, readOnly: boolean): DatabaseSync {
+  const folder = path.join(state, 'v3/d1/miniflare-D1DatabaseObject')
+  const file = readdirSync(folder).find(
+    (name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite'
+  )
+  return new DatabaseSync(path.join(folder, file!), { readOnly })
+}
+
+function pagePayload(state: string, slug: string): string {
+  const database = contentDatabase(state, true)
+  try {
+    const row = database.prepare('SELECT payload FROM pages WHERE slug = ?').get(slug)
+    return String(row!.payload)
+  } finally {
+    database.close()
+  }
+}
+
+/** An edit as an editor makes it in the local service: one field of a page's payload. */
+function editPagePayload(state: string, slug: string, field: string, value: string): void {
+  const database = contentDatabase(state, false)
+  try {
+    database
+      .prepare('UPDATE pages SET payload = json_set(payload, ?, ?) WHERE slug = ?')
+      .run(field, value, slug)
+  } finally {
+    database.close()
+  }
 }
 
 /** The fake backend, its content lacking what the issue's editor forgot. */
@@ -154,6 +188,17 @@ describe('npm run content:check', () => {
     expect(text.stdout.length).toBeGreaterThan(64 * 1024)
     expect(text.stdout).toMatch(/\d+ open gap\(s\) of \d+ listed\n$/)
   })
+
+  it('keeps local content: seeds a state with no page, and leaves an edited one as it is', async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'content-check-state-'))
+    prepareLocalContent(ROOT, state)
+    const about = () => JSON.parse(pagePayload(state, 'about')) as Record<string, unknown>
+    expect(about().titleMission).toBeTruthy()
+    editPagePayload(state, 'about', '$.titleMission', 'Edited locally')
+    prepareLocalContent(ROOT, state)
+    expect(about().titleMission).toBe('Edited locally')
+    // Two wrangler runs (the migrations and a seed) on a busy two-core machine.
+  }, 300_000)
 
   it('exits 2 with the reason when the backend delivers no payload at all', async () => {
     const backend = await startFakeBackend()
