@@ -5,7 +5,6 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
-import type { PayloadLoad } from './content/report'
 import type { Lng } from './shared/languages'
 
 /** A payload a page was rendered from: its KV key and the hash of its content (src/freshness/content-for-request.ts). */
@@ -38,6 +37,12 @@ type OptionalSecrets = {
    */
   PREVIEW_API_TOKEN?: string
 }
+
+/**
+ * A payload as a preview request loaded it: as the backend sent it (`raw`) and as the site parsed
+ * it, or why it could not be loaded (one line). The content report's input (src/content/report/).
+ */
+export type PayloadLoad = { raw: Record<string, unknown>; payload: unknown } | { error: string }
 
 /** An open preview session (src/preview/gate.ts): set on every /_preview page request it allows. */
 export type PreviewSession = {

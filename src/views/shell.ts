@@ -1,7 +1,6 @@
 /** What every page's layout needs besides the page itself: language, address and shared payloads. */
 import type { ContactData, NavbarPayload, PageMeta } from '../content/schemas'
 import type { Lng } from '../shared/languages'
-import type { PreviewBarState } from './layout/preview-bar'
 
 export type Shell = {
   lng: Lng
@@ -34,4 +33,13 @@ export type PageHead = {
   image: string
   /** Where the page sits, from the home page down to itself: schema.org BreadcrumbList. */
   breadcrumbs: { name: string; path: string }[]
+}
+
+/** What the preview bar (./layout/preview-bar.tsx) shows besides the page itself. */
+export type PreviewBarState = {
+  /**
+   * This page's gaps per language, as the content report counts them (src/content/report/): shown
+   * beside each language once known; nothing is shown while undefined.
+   */
+  gapCounts?: Record<Lng, number>
 }
