@@ -5,7 +5,6 @@
  * Typed here is only what that file cannot know: secrets the site also runs without, and the
  * per-request variables.
  */
-import type { PayloadLoad } from './content/report'
 import type { Lng } from './shared/languages'
 
 /** A payload a page was rendered from: its KV key and the hash of its content (src/freshness/content-for-request.ts). */
@@ -13,6 +12,11 @@ export type PayloadRead = { key: string; hash: string; storedAt: number }
 
 /** Each payload entry's KV key and the hash of the payload it holds (src/freshness/payload-hashes.ts). */
 export type PayloadHashes = ReadonlyMap<string, string>
+/**
+ * A payload as loaded from the backend, as sent and as parsed, or why it could not be (one line):
+ * what a preview records for the content report (src/content/report/payload-loads.ts).
+ */
+export type PayloadLoad = { raw: Record<string, unknown>; payload: unknown } | { error: string }
 
 /**
  * Secrets that may be unset (.dev.vars.example says what each does). `wrangler types` types only

@@ -1,7 +1,6 @@
 /** The content report's input: the payloads as loaded, by tag. */
-import type { LoadedPayload } from '../fetch-payload'
+import type { PayloadLoad } from '../../env'
 
-/** A payload as loaded, or why it could not be (one line). */
-export type PayloadLoad = LoadedPayload<unknown> | { error: string }
+export type { PayloadLoad }
 /** Loaded payloads by their tag (`payload:get-about-page`, `payload:page-meta-data:/about`: ../payload-catalogue.ts). */
 export type PayloadLoads = ReadonlyMap<string, PayloadLoad>
