@@ -61,6 +61,9 @@ if (!contentDb) throw new Error('content-service/wrangler.toml: no CONTENT_DB da
 /** The local database's id: like `wrangler dev`, the binding name when the config names no id. */
 const contentDbId = contentDb.database_id ?? contentDb.binding
 
+/** The reference service's editors' token in both projects' tests (its drafts: content-service/README.md). */
+const EDITOR_TOKEN = 'test-editor-token'
+
 const seed = readSeed()
 const testBindings = {
   TEST_CONTENT_MIGRATIONS: await readD1Migrations(at('content-service/migrations')),
@@ -129,7 +132,14 @@ export default defineConfig({
           cloudflareTest({
             remoteBindings: false,
             wrangler: { configPath: './content-service/wrangler.toml' },
-            miniflare: { bindings: testBindings },
+            // The editors' token and the publish hook's secret the draft routes need (content-service/README.md).
+            miniflare: {
+              bindings: {
+                ...testBindings,
+                EDITOR_TOKEN: EDITOR_TOKEN,
+                PUBLISH_SECRET: 'test-publish-secret',
+              },
+            },
           }),
         ],
         test: {
@@ -163,6 +173,8 @@ export default defineConfig({
                   compatibilityDate: contentConfig.compatibility_date,
                   compatibilityFlags: contentConfig.compatibility_flags,
                   d1Databases: { CONTENT_DB: contentDbId },
+                  // Drafts open to the editors' token the site's preview tests send (PREVIEW_API_TOKEN).
+                  bindings: { EDITOR_TOKEN },
                 },
               ],
             },

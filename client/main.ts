@@ -7,6 +7,8 @@
  * its own script tag names in `data-hydration-runtime`, src/views/assets.tsx) at the browser's
  * lowest priority, so the first tap waits for no download and nothing competes with the page's
  * own images.
+ * Before arming the islands it decides whether to show the language offer (./language-offer.ts):
+ * no request, no React, so it costs the first load nothing but its own few lines.
  * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
  *
@@ -16,6 +18,7 @@
  * page already scrolled) have hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
+import { offerPreferredLanguage } from './language-offer'
 import { reportUnlessLeaving } from './load-failures'
 import { layOutWhilePrerendering } from './prerender-layout'
 import { startTelemetryWhenIdle, withReporter } from './telemetry/schedule'
@@ -134,6 +137,8 @@ function prefetchHydrationRuntime(): void {
   }
 }
 
+// Before the islands are armed, so that `data-client-loaded` also means the offer has been decided.
+offerPreferredLanguage()
 // On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
 whenActivated(armIslands)
 layOutWhilePrerendering()

@@ -1,7 +1,9 @@
 /**
  * The navbar's language dropdown (spec section 4, "Language change via dropdown"). The server
  * renders real links, so it works without JavaScript; hydrated, it toggles, closes on Escape or when
- * focus leaves it, and switches language keeping the current path, query and hash.
+ * focus leaves it, and switches language keeping the current path, query and hash. The choice is
+ * stored by the client entry, which hears every click on a language link, hydrated or not
+ * (client/language-choice.ts).
  */
 import { useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent } from 'react'
 import { switchLanguagePath, type Lng } from '../../src/shared/languages'
@@ -21,7 +23,6 @@ export type LanguageDropdownProps = {
  */
 type Browser = {
   location: { pathname: string; search: string; hash: string; replace(url: string): void }
-  localStorage: { setItem(key: string, value: string): void }
 }
 type Focusable = { focus(): void }
 type Container = { contains(node: unknown): boolean }
@@ -48,11 +49,6 @@ export function LanguageDropdown({ current, label, entries }: LanguageDropdownPr
     event.preventDefault()
     setOpen(false)
     const browser = globalThis as unknown as Browser
-    try {
-      browser.localStorage.setItem('selectedLanguage', lng)
-    } catch (error) {
-      console.info('language change: could not store the choice', error)
-    }
     try {
       const { pathname, search, hash } = browser.location
       browser.location.replace(switchLanguagePath(pathname + search + hash, lng))

@@ -5,10 +5,12 @@
  * `{product}` may be any segment: the service holds one site, and the site worker's PRODUCT var
  * ("erebuni") only has to be a single path segment. Errors are JSON `{"message": ...}` too:
  * 400 for bad input, 404 for unknown routes and unseeded content, 500 for the unexpected.
+ * Editors keep drafts of the page calls, read with their token (./routes/drafts.ts).
  */
 import { Hono } from 'hono'
 import type { AppEnv } from './env'
 import { errorResponse } from './responses'
+import { drafts } from './routes/drafts'
 import { messages } from './routes/messages'
 import { pages } from './routes/pages'
 
@@ -22,6 +24,7 @@ app.use('*', async (c, next) => {
 
 app.route('/api/:product', pages)
 app.route('/api/:product', messages)
+app.route('/api/:product', drafts)
 
 app.notFound((c) =>
   errorResponse(c, 404, `Not found: ${c.req.method} ${new URL(c.req.url).pathname}`)

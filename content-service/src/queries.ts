@@ -22,6 +22,48 @@ export async function getPage(db: D1Database, slug: PageSlug): Promise<unknown> 
   return row ? JSON.parse(row.payload) : null
 }
 
+/** The draft of a page call ('get-about-page', ...), or null when it has none. */
+export async function getDraft(db: D1Database, endpoint: string): Promise<unknown> {
+  const row = await db
+    .prepare('SELECT payload FROM drafts WHERE endpoint = ?')
+    .bind(endpoint)
+    .first<{ payload: string }>()
+  return row ? JSON.parse(row.payload) : null
+}
+
+/** Stores `payload` as the draft of a page call, replacing any earlier one. */
+export async function putDraft(db: D1Database, endpoint: string, payload: unknown): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO drafts (endpoint, payload) VALUES (?, ?)
+       ON CONFLICT (endpoint) DO UPDATE SET payload = excluded.payload, updated_at = excluded.updated_at`
+    )
+    .bind(endpoint, JSON.stringify(payload))
+    .run()
+}
+
+/**
+ * Makes the draft of a page call its published payload (row `slug` of `pages`) and drops the draft,
+ * in one transaction; false when there is no draft.
+ */
+export async function publishDraft(
+  db: D1Database,
+  endpoint: string,
+  slug: PageSlug
+): Promise<boolean> {
+  const [published] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO pages (slug, payload) SELECT ?, payload FROM drafts WHERE endpoint = ?
+         ON CONFLICT (slug) DO UPDATE SET payload = excluded.payload,
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+      )
+      .bind(slug, endpoint),
+    db.prepare('DELETE FROM drafts WHERE endpoint = ?').bind(endpoint),
+  ])
+  return (published?.meta.changes ?? 0) > 0
+}
+
 /** The meta payload of a page key such as '/about', or null for an unknown page. */
 export async function getPageMeta(db: D1Database, page: string): Promise<unknown> {
   const row = await db

@@ -18,7 +18,7 @@ export const step = {
     report.text(
       "\nBytes per page, gzip -6 of what is served. HTML includes the inlined site CSS; CSS is that plus the islands' " +
         'stylesheets; JS is everything the page can run: the entry, the hydration runtime, the islands it renders and the ' +
-        'telemetry reporter. At load only the entry runs; after it, the reporter, and the hydration runtime is prefetched ' +
+        'telemetry reporter. Load JS is what runs before the page is idle: the entry and the chunks it imports. At load only the entry runs; after it, the reporter, and the hydration runtime is prefetched ' +
         "when idle; an island's chunk loads and React runs only when a visitor reaches for an island (decision 0021).\n"
     )
     report.table(await pageWeights(site.origin))
@@ -51,13 +51,14 @@ async function pageWeights(origin) {
         (total, [, css]) => total + gzipSync(Buffer.from(css), { level: 6 }).byteLength,
         0
       )
-      const [css, js] = [await sum(links.css), await sum(links.js)]
+      const [css, js, loadJs] = [await sum(links.css), await sum(links.js), await sum(links.loadJs)]
       const htmlGzip = gzipSync(Buffer.from(html), { level: 6 }).byteLength
       rows.push({
         page: pagePath,
         status: response.status,
         'HTML KB': kb(htmlGzip),
         'CSS KB': kb(inlineCss + css),
+        'load JS KB': kb(loadJs),
         'JS KB': kb(js),
         'total KB': kb(htmlGzip + css + js),
       })
@@ -72,7 +73,7 @@ async function pageWeights(origin) {
 
 /**
  * The stylesheets and scripts a page can load: those it links (scripts, modulepreloads,
- * stylesheets), and, for each island it renders, the hydration runtime and the island's chunks and
+ * stylesheets; `loadJs`: the scripts among them, what runs at load), and, for each island it renders, the hydration runtime and the island's chunks and
  * stylesheets from the client manifest (src/generated/client-manifest.ts), which the entry loads.
  */
 function linksOf(html) {
@@ -85,6 +86,8 @@ function linksOf(html) {
     else if (rel === 'stylesheet' && attr('href')) css.add(attr('href'))
     else if (rel === 'modulepreload' && attr('href')) js.add(attr('href'))
   }
+  // What runs at load: the entry and the chunks it imports (the page links them all).
+  const loadJs = [...js]
   const manifest = clientManifest()
   // What the entry imports itself, and the telemetry reporter it loads on every page after the load event.
   if (js.size > 0)
@@ -94,7 +97,7 @@ function linksOf(html) {
     for (const href of manifest.islands[name]?.js ?? []) js.add(href)
     for (const href of manifest.islands[name]?.css ?? []) css.add(href)
   }
-  return { css: [...css], js: [...js] }
+  return { css: [...css], js: [...js], loadJs }
 }
 
 /** The telemetry reporter's chunk (client/telemetry/reporter.ts), which the manifest does not list. */

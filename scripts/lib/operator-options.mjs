@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The operator scripts' command line, parsed one way (scripts/ops/vitals.mjs,
- * scripts/ops/content-check.mjs): node's parseArgs, strict, no positionals, `--help` printing the
+ * scripts/ops/content-check.mjs, scripts/ops/preview-link.mjs): node's parseArgs, strict, arguments only
+ * where a command takes them, `--help` printing the
  * usage, and a wrong option a UsageError whose message the script prints before exiting 2.
  */
 import { parseArgs } from 'node:util'
@@ -21,17 +22,41 @@ export class UsageError extends Error {}
  * @param {string[]} [args]
  */
 export function parseOperatorOptions(options, usage, args = process.argv.slice(2)) {
-  let values
+  return parse(options, usage, args, false).values
+}
+
+/**
+ * parseOperatorOptions for a command that also takes arguments (`npm run preview:link -- /en/about`):
+ * the options' values and the other arguments, in order.
+ * @template {import('node:util').ParseArgsOptionsConfig} T
+ * @param {T} options
+ * @param {string} usage
+ * @param {string[]} [args]
+ */
+export function parseOperatorCommand(options, usage, args = process.argv.slice(2)) {
+  return parse(options, usage, args, true)
+}
+
+/**
+ * @template {import('node:util').ParseArgsOptionsConfig} T
+ * @param {T} options
+ * @param {string} usage
+ * @param {string[]} args
+ * @param {boolean} allowPositionals
+ */
+function parse(options, usage, args, allowPositionals) {
+  let parsed
   try {
-    values = parseArgs({
+    parsed = parseArgs({
       args,
       options: { ...options, help: { type: 'boolean', default: false } },
       strict: true,
-      allowPositionals: false,
-    }).values
+      allowPositionals,
+    })
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error))
   }
+  const { values, positionals } = parsed
   if (values.help) {
     console.log(usage)
     process.exit(0)
@@ -39,5 +64,5 @@ export function parseOperatorOptions(options, usage, args = process.argv.slice(2
   const env = /** @type {Record<string, unknown>} */ (values).env
   if (env !== undefined && !ENVIRONMENTS.includes(String(env)))
     throw new UsageError(`--env must be ${ENVIRONMENTS.join(' or ')}, not ${JSON.stringify(env)}`)
-  return values
+  return { values, positionals }
 }

@@ -5,8 +5,9 @@
  * content backend exactly as the site reads it (src/content/report/, bundled for Node from
  * ./content-check/report.ts with esbuild).
  *
- * The backend: by default the bundled reference service (seeded, under `wrangler dev`, as
- * `npm start` runs it); `--api` any backend of spec section 7; `--env` the API_HOST, PRODUCT,
+ * The backend: by default the bundled reference service under `wrangler dev`, with the local
+ * content `npm start` keeps, as it is (seeded only when it holds no page:
+ * ./content-check/local-content.mjs); `--api` any backend of spec section 7; `--env` the API_HOST, PRODUCT,
  * META_PATH and IMAGE_ORIGINS of that section of wrangler.toml (`--api` still overrides its origin),
  * with the token from API_TOKEN in the environment.
  *
@@ -17,7 +18,6 @@
  * Exit status: 0; 1 with --check when a counted gap is not accepted; 2 when no report could be
  * made (a bad option, no backend to read, a backend that delivered nothing), with the reason.
  */
-import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -25,6 +25,7 @@ import { build } from 'esbuild'
 import { parse as parseToml } from 'smol-toml'
 import { serverLogFile, startSite } from '../lib/local-site.mjs'
 import { parseOperatorOptions, UsageError } from '../lib/operator-options.mjs'
+import { prepareLocalContent } from './content-check/local-content.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const OPERATOR_ACCEPT = path.join(ROOT, 'content-check.accept')
@@ -92,14 +93,12 @@ async function backendOf({ api, product, env }) {
     throw new UsageError(
       `wrangler.toml [env.${env}.vars] API_HOST is empty: the site reads its bundled content service through a binding, which this script cannot reach; pass --api <that service's origin>`
     )
-  execFileSync('npm', ['run', '--silent', 'content:setup'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  // The root's state, as `npm start` runs it: read as it is, seeded only when empty.
+  const state = path.join(ROOT, '.wrangler/state')
+  prepareLocalContent(ROOT, state)
   const site = await startSite({
     configs: ['content-service/wrangler.toml'],
-    // Where `npm run content:setup` seeded it (the root's state, as `npm start` runs it).
-    persistTo: path.join(ROOT, '.wrangler/state'),
+    persistTo: state,
     readyPath: `/api/${encodeURIComponent(common.product)}/navbar-data`,
     logFile: serverLogFile('content-check'),
   })
@@ -151,15 +150,21 @@ async function main() {
   } finally {
     await stop()
   }
-  console.log(chosen.json ? JSON.stringify(report, null, 2) : module.formatReportText(report))
+  process.stdout.write(
+    `${chosen.json ? JSON.stringify(report, null, 2) : module.formatReportText(report)}\n`
+  )
   return chosen.check && report.open > 0 ? 1 : 0
 }
 
+// The status is set, not exited with: a pipe (`| tee`) takes a large report in several writes,
+// and Node writes the rest only while the process lives on.
 main().then(
-  (status) => process.exit(status),
+  (status) => {
+    process.exitCode = status
+  },
   (error) => {
     if (error instanceof UsageError) console.error(`content:check: ${error.message}\n${USAGE}`)
     else console.error('content:check: failed', error)
-    process.exit(2)
+    process.exitCode = 2
   }
 )

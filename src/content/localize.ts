@@ -2,14 +2,17 @@
  * The one localized-field picker (spec section 3, "Localised fields").
  *
  * Russian reads `ru_<field>`, Armenian `arm_<field>`, English `en_<field>`; when that variant is
- * missing or empty the unprefixed field is the fallback, and a missing field gives '' or [].
+ * missing or empty the unprefixed field is the fallback, and a field empty in both gives '' or [].
+ * A text is empty when it holds no visible text (./has-text.ts): `<p><br></p>`, as a rich-text
+ * editor saves a cleared field, falls back like a missing field.
  */
 import type { Lng } from '../shared/languages'
+import { hasText } from './has-text'
 
 const PREFIX: Record<Lng, string> = { en: 'en_', ru: 'ru_', hy: 'arm_' }
 
 function isFilled(value: unknown): boolean {
-  if (typeof value === 'string') return value.trim() !== ''
+  if (typeof value === 'string') return hasText(value)
   if (Array.isArray(value)) return value.length > 0
   return false
 }
@@ -39,9 +42,8 @@ export function pickVariant(record: object, field: string, lng: Lng): PickedVari
   const variant = fields[own]
   if (isFilled(variant)) return { value: variant as string | unknown[], from: own }
   const fallback = fields[field]
-  if (typeof fallback === 'string' || Array.isArray(fallback))
-    return { value: fallback, from: isFilled(fallback) ? field : null }
-  return { value: Array.isArray(variant) ? [] : '', from: null }
+  if (isFilled(fallback)) return { value: fallback as string | unknown[], from: field }
+  return { value: Array.isArray(variant) || Array.isArray(fallback) ? [] : '', from: null }
 }
 
 /** The prefix of `lng`'s own variant: `ru_`, `arm_`, `en_` (English also owns the unprefixed field). */

@@ -81,11 +81,13 @@ export function pageCache(options: PageCacheOptions = {}) {
       if (cacheHeaders) markKeptAnswer(c, cacheHeaders)
       return
     }
-    const key = pageCacheKey(c.req.url, c.env, await options.pageQuery?.(c))
-
     const cache = fresh > 0 ? openCache() : null
-    if (cache) {
-      const page = await findValidPage(c, cache, key)
+    // Started before the page's query is resolved (a project's lookup reads a payload), so that
+    // both leave the location in one trip.
+    const checks = cache && startChecks(c)
+    const key = pageCacheKey(c.req.url, c.env, await options.pageQuery?.(c))
+    if (cache && checks) {
+      const page = await findValidPage(c, cache, key, checks)
       if (page)
         return answerFromStore(page, c.req.raw, { cacheHeaders: cacheHeaders!, status: 'hit' })
     }
@@ -142,6 +144,19 @@ export function pageCache(options: PageCacheOptions = {}) {
     )
   })
 
+  /** Starts the reads a stored page is checked against: the payload hashes and the heartbeat. */
+  function startChecks(c: Context<AppEnv>): PageChecks {
+    const kv = c.env.CONTENT_CACHE
+    const hashes = readPayloadHashes(kv, payloadHashesKey(c.env), now).catch(
+      (error: unknown): undefined => {
+        console.warn(`page cache: payload hashes not read: ${String(error)}`)
+        return undefined
+      }
+    )
+    c.set('payloadHashes', hashes)
+    return { hashes, refreshed: scheduledRefreshIsRunning(kv, now) }
+  }
+
   /**
    * This isolate's copy of the page, else the Cache API's, provided every payload it was rendered
    * from is unchanged (and, where requests refresh payloads, none has aged past CONTENT_TTL).
@@ -153,17 +168,9 @@ export function pageCache(options: PageCacheOptions = {}) {
   async function findValidPage(
     c: Context<AppEnv>,
     cache: Cache,
-    key: string
+    key: string,
+    { hashes, refreshed }: PageChecks
   ): Promise<StoredPage | null> {
-    const kv = c.env.CONTENT_CACHE
-    const hashes = readPayloadHashes(kv, payloadHashesKey(c.env), now).catch(
-      (error: unknown): undefined => {
-        console.warn(`page cache: payload hashes not read: ${String(error)}`)
-        return undefined
-      }
-    )
-    c.set('payloadHashes', hashes)
-    const refreshed = scheduledRefreshIsRunning(kv, now)
     const recent = recallPage(key)
     // The Cache API is the location's own: on a miss the render starts at once, its payload reads
     // beside the hashes' (one trip that can leave the location, not two).
@@ -197,6 +204,12 @@ export function pageCache(options: PageCacheOptions = {}) {
     const ttlMs = contentTtlSeconds(c.env) * 1000
     return stamps.every((stamp) => now() - stamp!.storedAt < ttlMs)
   }
+}
+
+/** What a stored page is checked against: the payload hashes, and whether the scheduled refresh runs. */
+type PageChecks = {
+  hashes: Promise<PayloadHashes | null | undefined>
+  refreshed: Promise<boolean>
 }
 
 /** The payloads this request's answer was built from, as stored with a page. */

@@ -29,9 +29,7 @@ export { renderPreview, type Preview, type PreviewEnv } from './preview'
 export { refusal, renderImage } from './image-answers'
 export { imageSigningKeys, isSignedBy } from './image-signature'
 export { imageSrc } from './image-source'
-export { sniffFormat } from './image-format'
-export { readImageSize } from './image-header'
-export { MAX_ORIGINAL_BYTES, MAX_PIXELS, MAX_SIDE } from './limits'
+export { openOriginal, originTimeoutMs, type LoadResult } from './load-original'
 export { allowedOrigins, checkSource } from './source-policy'
 export {
   placeholdersFor,

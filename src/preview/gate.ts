@@ -1,7 +1,7 @@
 /**
  * Lets a preview request through only with a valid session: the preview cookie, signed by a
  * preview secret (./signing.ts), not past its end, its link not closed by exit. Sets
- * `c.var.preview` (which turns the content client into the preview's, src/content/preview-content.ts)
+ * `c.var.preview` (which turns the content client into the preview's, src/preview/preview-content.ts)
  * and `c.var.previewLoads`. Without a cookie: 401; with one that is forged, expired or closed: 403.
  */
 import { createMiddleware } from 'hono/factory'

@@ -9,6 +9,7 @@
 import type { ReactNode } from 'react'
 import { isExternalAddress, parseAddress } from '../content/addresses'
 import { pickLocalized } from '../content/localize'
+import { GapMarks, GapMarkStyles } from './components/gap-marks'
 import { getT } from '../shared/i18n'
 import { hreflangAlternates, localizePath } from '../shared/languages'
 import { DEPLOYMENT_VERSION_META, VERSION_ID } from '../shared/telemetry'
@@ -18,6 +19,7 @@ import { BreadcrumbsJsonLd } from './components/breadcrumbs-json-ld'
 import { OrganizationJsonLd } from './components/organization-json-ld'
 import { Island } from './island'
 import { Footer } from './layout/footer'
+import { LanguageOffers } from './layout/language-offer'
 import { Navbar } from './layout/navbar'
 import { PreviewBar } from './layout/preview-bar'
 import type { Shell } from './shell'
@@ -89,6 +91,7 @@ export function Document({ shell, version, children }: DocumentProps) {
         <OrganizationJsonLd lng={lng} origin={origin} contact={shell.contact} />
         {head && <BreadcrumbsJsonLd origin={origin} breadcrumbs={head.breadcrumbs} />}
         <ClientAssets pageKey={pageKey} lng={lng} />
+        <GapMarkStyles />
         {shell.preview && (
           <style dangerouslySetInnerHTML={{ __html: clientManifest.previewStylesheet }} />
         )}
@@ -98,8 +101,13 @@ export function Document({ shell, version, children }: DocumentProps) {
           {t('ui.skipToContent')}
         </a>
         {shell.preview && <PreviewBar shell={shell} state={shell.preview} />}
+        <LanguageOffers shell={shell} />
         <Navbar shell={shell} />
-        <main id="main">{children}</main>
+        <GapMarks place="navbar" />
+        <main id="main">
+          {children}
+          <GapMarks place={null} />
+        </main>
         <Footer shell={shell} />
         <Island name="back-to-top" props={{ label: t('ui.backToTop') }} />
       </body>

@@ -13,6 +13,9 @@ import type { AppEnv } from '../env'
 import { imageSigningKeys, type Placeholders } from '../images'
 import { reportError } from '../observability'
 import { ImageSigningContext, PlaceholdersContext } from './components/image'
+import { reportOfLoads } from '../content/report'
+import { CONTENT_REPORT_PAGE } from '../shared/report-addresses'
+import { PreviewGapsProvider } from './components/gap-marks'
 import { Document } from './document'
 import type { Shell } from './shell'
 
@@ -28,17 +31,30 @@ const NO_PLACEHOLDERS: Placeholders = new Map()
 
 export const renderer = createMiddleware<AppEnv>((c, next) =>
   reactRenderer(
-    ({ children, shell, placeholders = NO_PLACEHOLDERS }) => (
-      <Document
-        // A preview page (src/preview/) shows the preview bar; the content report adds its counts.
-        shell={c.var.preview ? { ...shell, preview: shell.preview ?? {} } : shell}
-        version={c.env.CF_VERSION_METADATA?.id}
-      >
-        <ImageSigningContext value={imageSigningKeys(c.env).current}>
-          <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
-        </ImageSigningContext>
-      </Document>
-    ),
+    ({ children, shell, placeholders = NO_PLACEHOLDERS }) => {
+      const page = (pageShell: Shell) => (
+        <Document shell={pageShell} version={c.env.CF_VERSION_METADATA?.id}>
+          <ImageSigningContext value={imageSigningKeys(c.env).current}>
+            <PlaceholdersContext value={placeholders}>{children}</PlaceholdersContext>
+          </ImageSigningContext>
+        </Document>
+      )
+      if (!c.var.preview) return page(shell)
+      // A preview page (src/preview/) shows the preview bar, with the content report's counts, and
+      // its views mark the gaps of what this request loaded (./components/gap-marks.tsx).
+      const bar = shell.preview ?? {}
+      if (!c.var.previewLoads) return page({ ...shell, preview: bar })
+      return (
+        <PreviewGapsProvider
+          report={reportOfLoads(c.var.previewLoads, c.env)}
+          page={shell.pageKey}
+          lng={shell.lng}
+          reportHref={CONTENT_REPORT_PAGE}
+        >
+          {(gapCounts) => page({ ...shell, preview: { ...bar, gapCounts } })}
+        </PreviewGapsProvider>
+      )
+    },
     {
       stream: true,
       readableStreamOptions: {

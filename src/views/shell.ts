@@ -1,7 +1,15 @@
 /** What every page's layout needs besides the page itself: language, address and shared payloads. */
 import type { ContactData, NavbarPayload, PageMeta } from '../content/schemas'
 import type { Lng } from '../shared/languages'
-import type { PreviewBarState } from './layout/preview-bar'
+
+/** What the preview bar (./layout/preview-bar.tsx) shows besides the page's own address (`shell.preview`). */
+export type PreviewBarState = {
+  /**
+   * This page's gaps per language, as the content report counts them (src/content/report/): shown
+   * beside each language once known; nothing is shown while undefined.
+   */
+  gapCounts?: Record<Lng, number>
+}
 
 export type Shell = {
   lng: Lng

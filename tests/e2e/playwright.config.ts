@@ -3,8 +3,9 @@
  * against the real local Workers runtime (`npm run e2e:server`: both workers under `wrangler dev`).
  *
  * - E2E_BASE_URL=http://host:port runs against a server that is already up and starts none.
- * - Otherwise one server is started for the whole run on E2E_PORT, or on the first free port from
- *   8799 (never 8787, a developer's `npm start`), and stopped at the end.
+ * - Otherwise one server is started for the whole run on E2E_PORT, or on a free port the system
+ *   hands out (never a fixed one: two runs on one machine, in two working trees, each get their
+ *   own), and stopped at the end.
  *
  * Run: `npm run test:e2e` (typecheck + all specs), or one spec with
  * `npx playwright test -c tests/e2e/playwright.config.ts routes.spec.ts`. A failure leaves a
@@ -28,21 +29,24 @@ import {
   headlessShellPath,
 } from '../../scripts/lib/chromium-path.mjs'
 
-async function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+/** A TCP port on 127.0.0.1 that nothing listens on right now, picked by the system. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const server = createServer()
-    server.once('error', () => resolve(false))
-    server.listen({ port, host: '127.0.0.1' }, () => server.close(() => resolve(true)))
+    server.once('error', reject)
+    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port'))
+      )
+    })
   })
 }
 
-async function firstFreePort(from: number): Promise<number> {
-  for (let port = from; port < from + 100; port += 1) if (await isFree(port)) return port
-  throw new Error(`no free port in ${from}..${from + 99}; set E2E_PORT or E2E_BASE_URL`)
-}
-
 const externalServer = process.env.E2E_BASE_URL?.replace(/\/+$/, '')
-if (!externalServer) process.env.E2E_PORT ??= String(await firstFreePort(8799))
+if (!externalServer) process.env.E2E_PORT ??= String(await freePort())
 const ENGINES = (process.env.E2E_ENGINES || 'chromium').split(',').map((engine) => engine.trim())
 const UNKNOWN = ENGINES.filter(
   (engine) => !['chromium', 'firefox', 'webkit', 'firefox-esr', 'webkitgtk'].includes(engine)

@@ -94,12 +94,17 @@ describe('the contact page asking about a project', () => {
     expect((await selectOne(html, 'textarea[name=comments]'))?.attrs.maxlength).toBe(String(room))
   })
 
-  it('keeps the project in the language links, and names the plain page canonical', async () => {
+  it('keeps the project in the language links and the language offers, and names the plain page canonical', async () => {
     const { html } = await page('/en/contact-us?project=1')
-    const languages = await select(html, 'a[hreflang]')
+    const languages = await select(html, 'a.lang-dropdown__link[hreflang]')
     expect(languages.map(({ attrs }) => attrs.href).sort()).toEqual([
       '/contact-us?project=1',
       '/en/contact-us?project=1',
+      '/ru/contact-us?project=1',
+    ])
+    const offers = await select(html, 'a.language-offer__link[hreflang]')
+    expect(offers.map(({ attrs }) => attrs.href).sort()).toEqual([
+      '/contact-us?project=1',
       '/ru/contact-us?project=1',
     ])
     expect((await selectOne(html, 'link[rel=canonical]'))?.attrs.href).toBe(

@@ -87,6 +87,23 @@ describe('round trips before the first byte', () => {
     expect(visit.waves.flat().filter((call) => BACKEND_CALL.test(call))).toEqual([])
   })
 
+  it('the contact page about a project, in the Cache API, in a new isolate: the project looked up in the enterprises payload beside the payload hashes, one trip that can leave the location', async () => {
+    backend = fakeBackend()
+    const bindings = backend.env()
+    await fetchPage('/en/contact-us?project=3', bindings)
+    newIsolate()
+    const visit = await measuredVisit('/en/contact-us?project=3', bindings)
+    expect(visit).toMatchObject({ status: 200, page: 'hit', leaving: 1 })
+    expect(visit.leavingWaves[0]).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(PAYLOAD_READ),
+        expect.stringMatching(HASHES_READ),
+        HEARTBEAT_READ,
+      ])
+    )
+    expect(visit.html).toContain('Northern Avenue Business Centre')
+  })
+
   it("a page in this isolate's memory: at most the payload hashes, one trip that can leave the location, and no Cache API read", async () => {
     backend = fakeBackend()
     const bindings = backend.env()

@@ -7,6 +7,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../src/env'
+import { switchLanguagePath } from '../../src/shared/languages'
 import { fakeBackend } from '../support/worker/fake-backend'
 import { EDITOR_TOKEN, enterPreview, previewLink, PREVIEW_SECRET } from '../support/worker/preview'
 import { fetchPage, newIsolate } from '../support/worker/worker'
@@ -107,6 +108,35 @@ describe('a preview beside visitors', () => {
   })
 })
 
+describe('a preview of the reference service\u2019s drafts', () => {
+  it('shows an editor\u2019s draft in preview only, and the published page to visitors', async () => {
+    const bindings = {
+      ...(env as unknown as Bindings),
+      PREVIEW_SECRET,
+      PREVIEW_API_TOKEN: EDITOR_TOKEN,
+    }
+    const before = await (await fetchPage('/en/about', bindings)).text()
+    const draft = await env.CONTENT.fetch(
+      new Request('https://content.internal/api/erebuni/drafts/get-about-page', {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${EDITOR_TOKEN}` },
+        body: JSON.stringify({ firstBanner: { titleBanner: 'Drafted in the reference service' } }),
+      })
+    )
+    expect(draft.status).toBe(200)
+    const cookie = await enterPreview(await previewLink('/en/about'), bindings)
+
+    const [visitor, preview] = await Promise.all([
+      fetchPage('/en/about', bindings),
+      fetchPage('/_preview/en/about', bindings, { headers: { Cookie: cookie } }),
+    ])
+
+    expect(await preview.text()).toContain('Drafted in the reference service')
+    expect(visitor.headers.get('X-Page-Cache')).toBe('hit')
+    expect(await visitor.text()).toBe(before)
+  })
+})
+
 describe('preview answers', () => {
   it('say private, no-store and noindex, with no speculation rules and no cache headers', async () => {
     backend = fakeBackend()
@@ -158,6 +188,26 @@ describe('preview answers', () => {
     expect(spelled.headers.get('Location')).toBe('/_preview/about')
   })
 
+  it('answer HEAD as GET, and render nothing for another method', async () => {
+    backend = fakeBackend()
+    const bindings = previewBindings()
+    const cookie = await enterPreview(await previewLink('/en/contact-us'), bindings)
+
+    const head = await fetchPage('/_preview/en/contact-us', bindings, {
+      method: 'HEAD',
+      headers: { Cookie: cookie },
+    })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('Cache-Control')).toBe('private, no-store')
+    const post = await fetchPage('/_preview/en/contact-us', bindings, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=A&email=a%40b.example&comments=hello',
+    })
+    expect(post.status).toBe(404)
+    expect(post.headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
   it('answer an unknown page with a 404 kept by no cache', async () => {
     backend = fakeBackend()
     const bindings = previewBindings()
@@ -196,5 +246,16 @@ describe('visitor pages', () => {
     backend = fakeBackend()
     const html = await (await fetchPage('/ru/contact-us', previewBindings())).text()
     expect(html).not.toContain('preview-bar')
+  })
+})
+
+describe('the language dropdown in preview', () => {
+  it('switches a preview address to the same page\u2019s preview in the other language', () => {
+    expect(switchLanguagePath('/_preview/ru/about?x=1#team', 'en')).toBe(
+      '/_preview/en/about?x=1#team'
+    )
+    expect(switchLanguagePath('/_preview/en', 'hy')).toBe('/_preview/')
+    expect(switchLanguagePath('/_preview/', 'ru')).toBe('/_preview/ru')
+    expect(switchLanguagePath('/ru/about', 'en')).toBe('/en/about')
   })
 })

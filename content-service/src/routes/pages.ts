@@ -1,15 +1,17 @@
 /**
- * GET calls of spec section 7: one stored payload each, plus page-meta-data by page key.
+ * GET calls of spec section 7: one stored payload each, plus page-meta-data by page key. A call
+ * that carries the editors' token gets the page's draft where it has one (./drafts.ts).
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env'
-import { getPage, getPageMeta, type PageSlug } from '../queries'
+import { carriesEditorToken } from '../editor-token'
+import { getDraft, getPage, getPageMeta, type PageSlug } from '../queries'
 import { errorResponse, payloadResponse } from '../responses'
 
 export const pages = new Hono<AppEnv>()
 
 /** Call name (the last path segment) -> row of `pages`. */
-const PAGE_CALLS: Record<string, PageSlug> = {
+export const PAGE_CALLS: Record<string, PageSlug> = {
   'get-home-page': 'home',
   'get-about-page': 'about',
   'get-enterprises-page': 'enterprises',
@@ -19,7 +21,8 @@ const PAGE_CALLS: Record<string, PageSlug> = {
 
 for (const [call, slug] of Object.entries(PAGE_CALLS)) {
   pages.get(`/${call}`, async (c) => {
-    const payload = await getPage(c.env.CONTENT_DB, slug)
+    const draft = carriesEditorToken(c) ? await getDraft(c.env.CONTENT_DB, call) : null
+    const payload = draft ?? (await getPage(c.env.CONTENT_DB, slug))
     if (payload === null)
       return errorResponse(c, 404, `No content for "${slug}" yet: run npm run content:seed`)
     return payloadResponse(c, payload)

@@ -3,21 +3,17 @@
  * The content report for Node: the entry ../content-check.mjs bundles with esbuild, importing the
  * site's own modules (src/content/report/ and what it uses: the payload loader, schemas, picker,
  * sanitizer, address and image checks), so the CLI cannot interpret content otherwise than the
- * site. Nothing here needs a Workers binding: the backend is reached over HTTP, originals are read
- * from public/ (site paths, as the image route reads its ASSETS binding) or fetched.
+ * site. Nothing here needs a Workers binding: the backend is reached over HTTP, originals are opened
+ * by the image route's own loader, with public/ standing in for its ASSETS binding.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import {
   buildContentReport,
-  imageUsesOf,
-  judgeOriginal,
+  findImageGaps,
   loadPayloads,
-  refusedSource,
   type ContentReport,
-  type OriginalRead,
 } from '../../../src/content/report'
-import { MAX_ORIGINAL_BYTES } from '../../../src/images/limits'
 
 export { acceptGaps, formatReportText, parseAcceptedGaps } from '../../../src/content/report'
 
@@ -61,40 +57,30 @@ export async function makeReport(backend: Backend): Promise<ContentReport> {
     throw new NoReport(
       `the backend delivered none of ${loads.size} payloads (${'error' in failed[0]! ? failed[0].error : ''})`
     )
-  const reads = new Map<string, Promise<OriginalRead>>()
-  const env = { API_HOST: backend.apiHost, IMAGE_ORIGINS: backend.imageOrigins }
-  const extra = await Promise.all(
-    imageUsesOf(loads).map(async (use) => {
-      const refused = refusedSource(use.address, env)
-      if (refused) return judgeOriginal(use, { error: `the image route refuses it: ${refused}` })
-      if (!reads.has(use.address)) reads.set(use.address, readOriginal(use.address, backend))
-      return judgeOriginal(use, await reads.get(use.address)!)
-    })
-  )
-  return buildContentReport(loads, {
-    backend: backend.label,
-    extra: extra.filter((gap) => gap !== null),
+  const extra = await findImageGaps(loads, {
+    env: { API_HOST: backend.apiHost, IMAGE_ORIGINS: backend.imageOrigins },
+    assets: publicFolder(backend.publicDir),
+    timeoutMs: backend.timeoutMs,
   })
+  return buildContentReport(loads, { backend: backend.label, extra })
 }
 
-/** An original's first bytes and size: a site path from public/, a remote one over HTTP. */
-async function readOriginal(address: string, backend: Backend): Promise<OriginalRead> {
-  try {
-    if (address.startsWith('/')) {
-      const file = path.join(backend.publicDir, decodeURIComponent(address))
-      const { size } = await stat(file)
-      return { status: 200, bytes: size, head: new Uint8Array(await readFile(file)) }
-    }
-    const response = await fetch(address, { signal: AbortSignal.timeout(backend.timeoutMs) })
-    const declared = Number(response.headers.get('Content-Length') ?? 0)
-    if (declared > MAX_ORIGINAL_BYTES) {
-      await response.body?.cancel()
-      return { status: response.status, bytes: declared, head: new Uint8Array() }
-    }
-    const body = new Uint8Array(await response.arrayBuffer())
-    return { status: response.status, bytes: body.length, head: body }
-  } catch (error) {
-    const code = (error as { code?: string }).code
-    return { error: code === 'ENOENT' ? 'not found in public/' : String(error) }
+/**
+ * public/ as the image route's ASSETS binding serves it: a site path's file, or 404. Only `fetch`
+ * is used (../../../src/images/load-original.ts).
+ */
+function publicFolder(folder: string): Fetcher {
+  const assets = {
+    async fetch(input: RequestInfo | URL): Promise<Response> {
+      const { pathname } = new URL(input instanceof Request ? input.url : input)
+      const file = path.join(folder, decodeURIComponent(pathname))
+      if (!file.startsWith(folder + path.sep)) return new Response(null, { status: 404 })
+      try {
+        return new Response(await readFile(file))
+      } catch {
+        return new Response(null, { status: 404 })
+      }
+    },
   }
+  return assets as unknown as Fetcher
 }

@@ -30,13 +30,14 @@ export function buildContentReport(
   const gaps: Omit<Gap, 'fix' | 'counted' | 'accepted'>[] = []
   const tallies = new Map<string, Tally>()
   const walk = (page: string, source: string, raw: unknown, parsed: Fields, path = '') => {
-    for (const lng of LANGUAGES) {
+    const byLanguage = LANGUAGES.map((lng) => {
       const key = `${page} ${lng}`
-      const tally = tallies.get(key) ?? { own: 0, shown: 0 }
+      const tally = tallies.get(key) ?? { shown: 0 }
       tallies.set(key, tally)
-      const place = (finding: Finding) => ({ page, source, ...finding })
-      gaps.push(...findPayloadGaps(raw, parsed, lng, tally, path).map(place))
-    }
+      return findPayloadGaps(raw, parsed, lng, { source, tally }, path)
+    })
+    const place = (finding: Finding) => ({ page, source, ...finding })
+    gaps.push(...sharedOnce(byLanguage).map(place))
   }
   for (const [tag, load] of loads) {
     const page = pageOf(tag)
@@ -81,7 +82,15 @@ export function buildContentReport(
   }))
   const completeness: PageCompleteness[] = [...tallies].map(([key, tally]) => {
     const [page = '', lng] = key.split(' ')
-    return { page, lng: lng as PageCompleteness['lng'], ...tally }
+    const missed = listed.filter(
+      (gap) => gap.counted && gap.page === page && (gap.lng === lng || gap.lng === '*')
+    ).length
+    return {
+      page,
+      lng: lng as PageCompleteness['lng'],
+      own: Math.max(0, tally.shown - missed),
+      shown: tally.shown,
+    }
   })
   return {
     version: REPORT_VERSION,
@@ -91,4 +100,24 @@ export function buildContentReport(
     gaps: listed,
     open: listed.filter((gap) => gap.counted).length,
   }
+}
+
+/**
+ * The findings of one record in each language, a finding every language shares (the same field,
+ * kind and detail: a sanitizer's removal from the English text all three show) given once, as '*'.
+ */
+function sharedOnce(byLanguage: Finding[][]): Finding[] {
+  const keyOf = (finding: Finding) => `${finding.kind} ${finding.field} ${finding.detail}`
+  const counts = new Map<string, number>()
+  for (const findings of byLanguage)
+    for (const key of new Set(findings.filter((f) => f.lng !== '*').map(keyOf)))
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+  const once = new Set<string>()
+  return byLanguage.flat().flatMap((finding) => {
+    const key = keyOf(finding)
+    if (finding.lng === '*' || counts.get(key) !== byLanguage.length) return [finding]
+    if (once.has(key)) return []
+    once.add(key)
+    return [{ ...finding, lng: '*' as const }]
+  })
 }

@@ -10,6 +10,8 @@ export function fixOf(gap: Omit<Gap, 'fix' | 'counted' | 'accepted'>): string {
     case 'fallback':
     case 'empty':
       return `fill ${field} in ${gap.source}`
+    case 'dictionary-default':
+      return `fill ${field} in ${gap.source} to show your own text`
     case 'hidden-section':
       return `add items to ${field} in ${gap.source}`
     case 'dropped-address':

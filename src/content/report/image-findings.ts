@@ -2,18 +2,15 @@
  * The content's images as the image route judges them (src/images/): an original the route would
  * refuse (not on an allowed origin, not found, over the byte or pixel limits, an unknown format, a
  * header it cannot read, SVG) shows the bundled image instead; one far wider than the widest
- * rendition costs the route a large download for every width it makes. The CLI reads the originals
- * (scripts/ops/content-check/); this module only lists them and judges what was read.
+ * rendition costs the route a large download for every width it makes. Originals are opened by the
+ * route's own loader, so the report cannot judge an image otherwise than the route.
  */
 import {
   allowedOrigins,
   checkSource,
   IMAGE_WIDTHS,
-  MAX_ORIGINAL_BYTES,
-  MAX_PIXELS,
-  MAX_SIDE,
-  readImageSize,
-  sniffFormat,
+  openOriginal,
+  type LoadResult,
 } from '../../images'
 import { IMAGE_FIELDS } from '../schemas'
 import type { PayloadLoads } from './payload-loads'
@@ -25,8 +22,6 @@ export const OVERSIZED_FACTOR = 2
 
 /** One image a page shows: where it is used and its address. */
 export type ImageUse = { page: string; source: string; field: string; address: string }
-/** What reading an original gave: its status, its size in bytes and its bytes (enough for the header), or an error. */
-export type OriginalRead = { status: number; bytes: number; head: Uint8Array } | { error: string }
 
 type Fields = Record<string, unknown>
 
@@ -52,20 +47,54 @@ export function imageUsesOf(loads: PayloadLoads): ImageUse[] {
   })
 }
 
-/** Whether the image route may open `address` at all, with the site's API_HOST and IMAGE_ORIGINS. */
-export function refusedSource(
-  address: string,
+/** How to open originals as the image route does: its allow-list, its ASSETS, its time-out. */
+export type OpenOptions = {
   env: { API_HOST: string; IMAGE_ORIGINS: string }
-): string | null {
-  const check = checkSource(address, allowedOrigins(env))
-  return check.ok ? null : check.reason
+  /** The site's bundled files (the route's ASSETS binding; the CLI reads public/). */
+  assets: Fetcher
+  timeoutMs: number
 }
 
-/** The gap an original gives, or null when the route shows it as it should. */
+/**
+ * The gaps of the images `loads` show, each original opened once by the route's own loader
+ * (../../images/load-original.ts): the same allow-list, redirects followed only onto allowed
+ * origins, the same Accept header, byte and pixel limits.
+ */
+export async function findImageGaps(
+  loads: PayloadLoads,
+  options: OpenOptions
+): Promise<GapDraft[]> {
+  const origins = allowedOrigins(options.env)
+  const opened = new Map<string, Promise<LoadResult | { refused: string }>>()
+  const open = (address: string) => {
+    const check = checkSource(address, origins)
+    if (!check.ok) return Promise.resolve({ refused: check.reason })
+    return openOriginal(check.source, {
+      assets: options.assets,
+      origins,
+      timeoutMs: options.timeoutMs,
+    }).then(async (result) => {
+      if (result.ok) await result.original.body.cancel().catch(() => undefined)
+      return result
+    })
+  }
+  const gaps = await Promise.all(
+    imageUsesOf(loads).map(async (use) => {
+      if (!opened.has(use.address)) opened.set(use.address, open(use.address))
+      return judgeOriginal(use, await opened.get(use.address)!)
+    })
+  )
+  return gaps.filter((gap) => gap !== null)
+}
+
+/** A gap before its fix is written. */
+type GapDraft = Omit<Gap, 'fix' | 'counted' | 'accepted'>
+
+/** The gap an original gives as the route opened it, or null when the route shows it as it should. */
 export function judgeOriginal(
   use: ImageUse,
-  read: OriginalRead
-): Omit<Gap, 'fix' | 'counted' | 'accepted'> | null {
+  result: LoadResult | { refused: string }
+): GapDraft | null {
   const gap = (kind: Gap['kind'], detail: string) => ({
     page: use.page,
     lng: '*' as const,
@@ -74,25 +103,19 @@ export function judgeOriginal(
     field: use.field,
     detail: `${use.address}: ${detail}`,
   })
-  const failed = (why: string) => gap('image-failed', `${why}: the bundled image is shown`)
-  if ('error' in read) return failed(`could not be read (${read.error})`)
-  if (read.status !== 200) return failed(`HTTP ${read.status}`)
-  if (read.bytes > MAX_ORIGINAL_BYTES)
-    return failed(`${read.bytes} bytes, over ${MAX_ORIGINAL_BYTES}`)
-  const format = sniffFormat(read.head)
-  if (format === null) return failed('not an image format the route knows')
-  if (format === 'image/svg+xml') return failed('SVG, which the route never transforms')
-  const header = readImageSize(read.head, format)
-  if (header.state !== 'read')
-    return failed(
-      `${format} header ${header.state === 'more' ? 'not within the first bytes' : 'unreadable'}`
+  if ('refused' in result)
+    return gap(
+      'image-failed',
+      `the image route refuses it: ${result.refused}: the bundled image is shown`
     )
-  const { width, height } = header.size
-  const pixels = `${width}×${height} px, ${read.bytes} bytes`
-  if (width * height > MAX_PIXELS || Math.max(width, height) > MAX_SIDE)
-    return failed(`${pixels}, over the pixel limits`)
+  if (!result.ok)
+    return gap('image-failed', `${result.reason} (${result.detail}): the bundled image is shown`)
+  const { size, bytes } = result.original
   const widest = Math.max(...IMAGE_WIDTHS)
-  if (width > OVERSIZED_FACTOR * widest)
-    return gap('image-oversized', `${pixels}; the widest rendition is ${widest} px wide`)
+  if (size.width > OVERSIZED_FACTOR * widest)
+    return gap(
+      'image-oversized',
+      `${size.width}×${size.height} px, ${bytes} bytes; the widest rendition is ${widest} px wide`
+    )
   return null
 }

@@ -5,10 +5,12 @@ export type { PayloadLoad, PayloadLoads } from './payload-loads'
 export { formatReportText } from './format-text'
 export * from './report-shape'
 export {
+  findImageGaps,
   imageUsesOf,
   judgeOriginal,
-  refusedSource,
   type ImageUse,
-  type OriginalRead,
+  type OpenOptions,
 } from './image-findings'
 export { loadPayloads, pagesWithMeta } from './load-payloads'
+export { gapAnchor, gapCountsOf, gapsOfPage } from './page-gaps'
+export { reportOfLoads } from './preview-report'

@@ -13,6 +13,8 @@ export type GapKind =
   | 'fallback'
   /** The field is empty in every variant: nothing is shown. */
   | 'empty'
+  /** The field is empty in every variant and the site shows its own dictionary's text (`detail` quotes it). */
+  | 'dictionary-default'
   /** A list is empty: its section (or carousel, cards, logos) is not shown. */
   | 'hidden-section'
   /** An address was dropped as malformed or unsafe (`detail` says why); the slot's fallback applies. */
@@ -50,7 +52,11 @@ export type Gap = {
   accepted: boolean
 }
 
-/** How many of the localized fields a page shows are in that language's own variant. */
+/**
+ * How complete a page is in one language: of the `shown` fields its visitors are shown (or should
+ * be), `own` are as the editor meant them: `shown` less the page's counted gaps in that language
+ * (its own and those of every language), so a page with a gap is never at 100 %.
+ */
 export type PageCompleteness = { page: string; lng: Lng; own: number; shown: number }
 
 export type ContentReport = {

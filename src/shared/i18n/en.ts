@@ -88,6 +88,8 @@ export const en = {
     playCarousel: 'Play the carousel',
     notifications: 'Notifications',
     close: 'Close',
+    languageOffer: 'This page is available in English',
+    languageOfferLabel: 'Language choice',
     partners: 'Our partners',
   },
   preview: {

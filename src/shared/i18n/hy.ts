@@ -88,6 +88,8 @@ export const hy: Dictionary = {
     playCarousel: 'Գործարկել կարուսելը',
     notifications: 'Ծանուցումներ',
     close: 'Փակել',
+    languageOffer: 'Այս էջը հասանելի է հայերենով',
+    languageOfferLabel: 'Լեզվի ընտրություն',
     partners: 'Մեր գործընկերները',
   },
   preview: {

@@ -88,6 +88,8 @@ export const ru: Dictionary = {
     playCarousel: 'Запустить карусель',
     notifications: 'Уведомления',
     close: 'Закрыть',
+    languageOffer: 'Эта страница есть на русском',
+    languageOfferLabel: 'Выбор языка',
     partners: 'Наши партнёры',
   },
   preview: {

@@ -10,7 +10,8 @@ import { projectPath, type Project } from '../../content/projects'
 import { localizePath, type Lng } from '../../shared/languages'
 import { ButtonLink } from './button-link'
 import { FALLBACK, Image } from './image'
-import { hasText, RichText } from './rich-text'
+import { hasText } from '../../content/has-text'
+import { RichText } from './rich-text'
 import { IconLink } from './icon-link'
 
 /**

@@ -2,6 +2,7 @@
  * CMS HTML, sanitized once when its payload was loaded (src/content/schemas.ts) and rendered as
  * is; a render only gives its internal links the visitor's language prefix.
  */
+import { hasText } from '../../content/has-text'
 import { rewriteInternalLinks } from '../../content/rewrite-internal-links'
 import { switchLanguagePath, type Lng } from '../../shared/languages'
 
@@ -17,19 +18,6 @@ export function RichText({ html, lng, className = 'rich-text' }: RichTextProps) 
 export function localizeHtml(html: string, lng: Lng): string {
   return remembered(localized[lng], html, () =>
     rewriteInternalLinks(html, (href) => switchLanguagePath(href, lng))
-  )
-}
-
-/** Whether CMS HTML has any visible text ('<p><br></p>' and '&nbsp;' do not count). */
-export function hasText(html: string): boolean {
-  return remembered(
-    texts,
-    html,
-    () =>
-      html
-        .replace(/<[^>]*>/g, '')
-        .replace(/&nbsp;|&#160;|\u00a0/g, ' ')
-        .trim() !== ''
   )
 }
 
@@ -65,12 +53,11 @@ export function plainText(html: string, maxLength = 160): string {
 }
 
 /**
- * Results of localizeHtml and hasText by input, per isolate: every render of a page passes
+ * Results of localizeHtml by input, per isolate: every render of a page passes
  * the same stored HTML again (src/freshness/payload-cache.ts). Bounded: a full memo starts over.
  */
 const MAX_REMEMBERED = 500
 const localized: Record<Lng, Map<string, string>> = { hy: new Map(), en: new Map(), ru: new Map() }
-const texts = new Map<string, boolean>()
 
 function remembered<T>(memo: Map<string, T>, html: string, compute: () => T): T {
   const known = memo.get(html)

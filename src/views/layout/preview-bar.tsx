@@ -7,16 +7,7 @@
 import { getT } from '../../shared/i18n'
 import { LANGUAGE_NAMES, LANGUAGES, localizePath, type Lng } from '../../shared/languages'
 import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../../shared/preview-paths'
-import type { Shell } from '../shell'
-
-/** What the bar shows besides the page's own address (`shell.preview`). */
-export type PreviewBarState = {
-  /**
-   * This page's gaps per language, as the content report counts them (src/content/report/): shown
-   * beside each language once known; nothing is shown while undefined.
-   */
-  gapCounts?: Record<Lng, number>
-}
+import type { PreviewBarState, Shell } from '../shell'
 
 export function PreviewBar({ shell, state }: { shell: Shell; state: PreviewBarState }) {
   const { lng, pageKey, keptQuery = '' } = shell

@@ -9,11 +9,13 @@ import { getT } from '../../shared/i18n'
 import type { Lng } from '../../shared/languages'
 import { FALLBACK, Image } from '../components/image'
 import { PageBanner } from '../components/page-banner'
-import { hasText, RichText } from '../components/rich-text'
+import { hasText } from '../../content/has-text'
+import { RichText } from '../components/rich-text'
 import { AboutMission } from '../sections/about-mission'
 import { AboutPartners } from '../sections/about-partners'
 import { SectionBoundary } from '../components/section-boundary'
 import { wholeWordsStyle } from '../../shared/longest-word'
+import { GapMarks } from '../components/gap-marks'
 
 export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
   const pick = localizer(lng)
@@ -30,6 +32,7 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
         title={bannerTitle || title || t('ui.about')}
         description={pick(about.firstBanner, 'description')}
       />
+      <GapMarks place="about.intro" />
       <SectionBoundary>
         {hasIntro ? (
           <section
@@ -85,12 +88,15 @@ export function AboutPage({ lng, about }: { lng: Lng; about: AboutPayload }) {
           layout="banner"
         />
       </div>
+      <GapMarks place="about.secondBanner" />
       <SectionBoundary>
         <AboutMission lng={lng} pick={pick} about={about} />
       </SectionBoundary>
+      <GapMarks place="about.mission" />
       <SectionBoundary>
         <AboutPartners lng={lng} pick={pick} about={about} t={t} />
       </SectionBoundary>
+      <GapMarks place="about.partners" />
     </>
   )
 }

@@ -12,6 +12,7 @@ import { imageSrc, Image } from '../components/image'
 import { PageBanner } from '../components/page-banner'
 import { ContactInfo } from '../sections/contact-info'
 import { SectionBoundary } from '../components/section-boundary'
+import { GapMarks } from '../components/gap-marks'
 
 type ContactPageProps = {
   lng: Lng
@@ -33,6 +34,7 @@ export function ContactPage({ lng, contact, form }: ContactPageProps) {
         title={title}
         description={pick(contact, 'bannerDesc')}
       />
+      <GapMarks place="contact.banner" />
       <section
         className="section contact-main"
         aria-label={pick(contact, 'contactFormTitle') || t('contact.formTitle')}
@@ -59,9 +61,11 @@ export function ContactPage({ lng, contact, form }: ContactPageProps) {
           <div className="contact-form-area">{form}</div>
         </div>
       </section>
+      <GapMarks place="contact.form" />
       <SectionBoundary>
         <ContactInfo lng={lng} pick={pick} contact={contact} t={t} />
       </SectionBoundary>
+      <GapMarks place="contact.info" />
     </>
   )
 }

@@ -10,6 +10,7 @@ import type { Lng } from '../../shared/languages'
 import { EnterpriseRow, projectLinks, visibleEnterprises } from '../components/enterprise-row'
 import { PageBanner } from '../components/page-banner'
 import { SectionBoundary } from '../components/section-boundary'
+import { GapMarks } from '../components/gap-marks'
 
 export function EnterprisesPage({
   lng,
@@ -32,6 +33,7 @@ export function EnterprisesPage({
         title={title}
         description={pick(page.banner, 'description')}
       />
+      <GapMarks place="enterprises.banner" />
       {items.length > 0 ? (
         <section className="section enterprises-list">
           <div className="container feature-rows">
@@ -50,6 +52,7 @@ export function EnterprisesPage({
           </div>
         </section>
       ) : null}
+      <GapMarks place="enterprises.list" />
     </>
   )
 }

@@ -11,6 +11,7 @@ import { HomeEnterprises } from '../sections/home-enterprises'
 import { HomeFounders } from '../sections/home-founders'
 import { HomeServices } from '../sections/home-services'
 import { SectionBoundary } from '../components/section-boundary'
+import { GapMarks } from '../components/gap-marks'
 
 /** `projects`: the enterprises payload's, which give the enterprise cards their pages (null: no links). */
 export function HomePage({
@@ -39,18 +40,23 @@ export function HomePage({
           <ButtonLink lng={lng} label={pick(hero, 'btnName')} href={hero.btnLink} variant="light" />
         ) : null}
       </PageBanner>
+      <GapMarks place="home.hero" />
       <SectionBoundary>
         <HomeAbout lng={lng} pick={pick} about={home.aboutHome} />
       </SectionBoundary>
+      <GapMarks place="home.about" />
       <SectionBoundary>
         <HomeServices lng={lng} pick={pick} home={home} t={t} />
       </SectionBoundary>
+      <GapMarks place="home.services" />
       <SectionBoundary>
         <HomeEnterprises lng={lng} pick={pick} home={home} t={t} projects={projects} />
       </SectionBoundary>
+      <GapMarks place="home.enterprises" />
       <SectionBoundary>
         <HomeFounders lng={lng} pick={pick} home={home} t={t} />
       </SectionBoundary>
+      <GapMarks place="home.founders" />
     </>
   )
 }

@@ -22,6 +22,7 @@ import { RichText } from '../components/rich-text'
 import { SectionBoundary } from '../components/section-boundary'
 import { SectionHeading } from '../components/section-heading'
 import { IconLink } from '../components/icon-link'
+import { GapMarks } from '../components/gap-marks'
 
 type ProjectPageProps = {
   lng: Lng
@@ -41,6 +42,7 @@ export function ProjectPage({ lng, project, projects, listName }: ProjectPagePro
   return (
     <>
       <PageBanner lng={lng} image={item.img} title={title} />
+      <GapMarks place="project" />
       <section className="section project">
         <div className="container project__layout">
           <nav className="breadcrumbs" aria-label={t('ui.breadcrumbs')}>

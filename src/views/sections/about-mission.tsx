@@ -3,7 +3,8 @@ import type { Pick } from '../../content/localize'
 import type { AboutPayload } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { Image } from '../components/image'
-import { hasText, RichText } from '../components/rich-text'
+import { hasText } from '../../content/has-text'
+import { RichText } from '../components/rich-text'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
 type AboutMissionProps = { lng: Lng; pick: Pick; about: AboutPayload }

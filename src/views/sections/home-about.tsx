@@ -4,7 +4,8 @@ import type { HomePayload } from '../../content/schemas'
 import type { Lng } from '../../shared/languages'
 import { ButtonLink } from '../components/button-link'
 import { FALLBACK, Image } from '../components/image'
-import { hasText, RichText } from '../components/rich-text'
+import { hasText } from '../../content/has-text'
+import { RichText } from '../components/rich-text'
 import { wholeWordsStyle } from '../../shared/longest-word'
 
 type HomeAboutProps = { lng: Lng; pick: Pick; about: HomePayload['aboutHome'] }

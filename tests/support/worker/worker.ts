@@ -4,9 +4,9 @@
  * both are imported afresh, the site's modules evaluated again, as a new isolate starts.
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
-import { vi } from 'vitest'
 import type { HarnessBindings } from '../../../scripts/lib/harness-worker/worker'
 import type { Bindings } from '../../../src/env'
+import { forgetSiteModules } from './site-modules'
 
 /** Runs the site worker (this test's isolate of it) for one request and waits for its background work. */
 export async function fetchPage(
@@ -45,9 +45,9 @@ async function run(
 /**
  * A new isolate of the site: nothing remembered of earlier requests (recent pages, payload stamps
  * and hashes, the heartbeat, settled placeholders). Every module of src/ is evaluated afresh at its
- * next import: fetchPage's, and a test's own `await import(...)`; what a test file imported
+ * next import (the libraries under node_modules/ are kept: ./site-modules.ts): fetchPage's, and a test's own `await import(...)`; what a test file imported
  * statically stays the old isolate's.
  */
 export function newIsolate() {
-  vi.resetModules()
+  forgetSiteModules()
 }
