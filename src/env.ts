@@ -12,6 +12,11 @@ export type PayloadRead = { key: string; hash: string; storedAt: number }
 
 /** Each payload entry's KV key and the hash of the payload it holds (src/freshness/payload-hashes.ts). */
 export type PayloadHashes = ReadonlyMap<string, string>
+/**
+ * A payload as loaded from the backend, as sent and as parsed, or why it could not be (one line):
+ * what a preview records for the content report (src/content/report/payload-loads.ts).
+ */
+export type PayloadLoad = { raw: Record<string, unknown>; payload: unknown } | { error: string }
 
 /**
  * Secrets that may be unset (.dev.vars.example says what each does). `wrangler types` types only
@@ -37,12 +42,6 @@ type OptionalSecrets = {
    */
   PREVIEW_API_TOKEN?: string
 }
-
-/**
- * A payload as a preview request loaded it: as the backend sent it (`raw`) and as the site parsed
- * it, or why it could not be loaded (one line). The content report's input (src/content/report/).
- */
-export type PayloadLoad = { raw: Record<string, unknown>; payload: unknown } | { error: string }
 
 /** An open preview session (src/preview/gate.ts): set on every /_preview page request it allows. */
 export type PreviewSession = {

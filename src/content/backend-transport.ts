@@ -9,6 +9,14 @@ import { ContentError } from './errors'
 /** What a backend call needs of the environment: the content report's CLI builds just this. */
 export type BackendEnv = Pick<Bindings, 'API_HOST' | 'API_TOKEN' | 'PRODUCT' | 'CONTENT'>
 
+/**
+ * The backend as preview reads it: the editor's token in API_TOKEN's place (API_TOKEN itself when
+ * no editor's token is set: the published content, still read at this moment).
+ */
+export function editorBackend(env: Bindings): BackendEnv {
+  return { ...env, API_TOKEN: env.PREVIEW_API_TOKEN ?? env.API_TOKEN }
+}
+
 /** Spec section 7: default time-out of every backend call. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 

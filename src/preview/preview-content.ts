@@ -9,7 +9,7 @@
  */
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import type { BackendEnv } from '../content/backend-transport'
+import { editorBackend } from '../content/backend-transport'
 import { fetchPayload } from '../content/fetch-payload'
 import {
   pageMetaPath,
@@ -32,14 +32,6 @@ export type PreviewContentOptions = {
   loads: Map<string, PayloadLoad>
   /** Told about a payload that failed to load. */
   onError?: (error: unknown, context: { key: string }) => void
-}
-
-/**
- * The backend as preview reads it: the editor's token in API_TOKEN's place (API_TOKEN itself when
- * no editor's token is set: the published content, still read at this moment).
- */
-export function editorBackend(env: Bindings): BackendEnv {
-  return { ...env, API_TOKEN: env.PREVIEW_API_TOKEN ?? env.API_TOKEN }
 }
 
 export function createPreviewContentClient(options: PreviewContentOptions): ContentClient {

@@ -9,8 +9,6 @@ import { LANGUAGE_NAMES, LANGUAGES, localizePath, type Lng } from '../../shared/
 import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../../shared/site-paths'
 import type { PreviewBarState, Shell } from '../shell'
 
-/** What the bar shows besides the page's own address (`shell.preview`). */
-
 export function PreviewBar({ shell, state }: { shell: Shell; state: PreviewBarState }) {
   const { lng, pageKey, keptQuery = '' } = shell
   const t = getT(lng)
