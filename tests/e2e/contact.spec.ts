@@ -326,8 +326,8 @@ test.describe('a question about a project', () => {
       await expect(page.locator('.contact-form-area__about')).toHaveText(
         t.contact.aboutProject.replace('{{project}}', title)
       )
-      // The language links keep the project.
-      await expect(page.locator('a[hreflang="en"]')).toHaveAttribute(
+      // The language links keep the project: the dropdown's (the offer's, hidden, keeps it too).
+      await expect(page.locator('.lang-dropdown__link[hreflang="en"]')).toHaveAttribute(
         'href',
         '/en/contact-us?project=1'
       )
