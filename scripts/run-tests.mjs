@@ -47,7 +47,7 @@ const LANES = [
     {
       name: 'checks',
       script: 'check',
-      summary: /^(check:deploy:|check:references:|✓ All workflow files)/,
+      summary: /^(check:deploy:|check:references:|check:faces:|✓ All workflow files)/,
     },
     { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
     { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
