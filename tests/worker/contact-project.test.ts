@@ -102,7 +102,7 @@ describe('the contact page asking about a project', () => {
       '/en/contact-us?project=1',
       '/ru/contact-us?project=1',
     ])
-    const offers = await select(html, 'a.language-offer__link[hreflang]')
+    const offers = await select(html, '.language-offer a[hreflang]')
     expect(offers.map(({ attrs }) => attrs.href).sort()).toEqual([
       '/contact-us?project=1',
       '/ru/contact-us?project=1',
