@@ -32,6 +32,9 @@ type DataPoint = { indexes: string[]; blobs: string[]; doubles: number[] }
  * the page before its beacons are observed).
  */
 async function leavePage(page: Page): Promise<void> {
+  // The reporter's chunk imports chunks of its own (web-vitals, shared modules): it starts only
+  // once they have all arrived, so no request may be pending before the page is left.
+  await page.waitForLoadState('networkidle')
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
   await page.keyboard.press('Shift')
   await page.evaluate(
