@@ -18,11 +18,11 @@
  * Exit status: 0; 1 with --check when a counted gap is not accepted; 2 when no report could be
  * made (a bad option, no backend to read, a backend that delivered nothing), with the reason.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { fileURLToPath } from 'node:url'
 import { parse as parseToml } from 'smol-toml'
+import { loadSiteModule } from '../lib/load-site-module.mjs'
 import { serverLogFile, startSite } from '../lib/local-site.mjs'
 import { parseOperatorOptions, UsageError } from '../lib/operator-options.mjs'
 import { prepareLocalContent } from './content-check/local-content.mjs'
@@ -111,23 +111,13 @@ async function backendOf({ api, product, env }) {
   return { backend, stop: site.stop, accept: REFERENCE_ACCEPT }
 }
 
-/** The report module, bundled for Node from the site's own sources (a file per run: runs may overlap). */
-async function loadReportModule() {
-  const outfile = path.join(ROOT, `.wrangler/content-check/report-${process.pid}.mjs`)
-  await build({
-    entryPoints: [path.join(ROOT, 'scripts/ops/content-check/report.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    outfile,
-    logLevel: 'error',
+/** The report module, bundled for Node from the site's own sources (../lib/load-site-module.mjs). */
+function loadReportModule() {
+  return loadSiteModule({
+    root: ROOT,
+    entry: 'scripts/ops/content-check/report.ts',
+    name: 'content-check',
   })
-  try {
-    return await import(pathToFileURL(outfile).href)
-  } finally {
-    rmSync(outfile, { force: true })
-  }
 }
 
 /** The accept file's patterns: `--accept`'s file, else the backend's default if present. */

@@ -10,10 +10,9 @@
  *
  * Exit status: 0 with the link on stdout; 2 for a bad command line or no PREVIEW_SECRET, with why.
  */
-import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { fileURLToPath } from 'node:url'
+import { loadSiteModule } from '../lib/load-site-module.mjs'
 import { parseOperatorCommand, UsageError } from '../lib/operator-options.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -51,23 +50,13 @@ function options() {
   return { pagePath, origin: values.origin, minutes }
 }
 
-/** The worker's signing code (./preview-link/link.ts), bundled for Node (a file per run: runs may overlap). */
-async function loadSigning() {
-  const outfile = path.join(ROOT, `.wrangler/preview-link/link-${process.pid}.mjs`)
-  await build({
-    entryPoints: [path.join(ROOT, 'scripts/ops/preview-link/link.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
+/** The worker's signing code (./preview-link/link.ts), bundled for Node (../lib/load-site-module.mjs). */
+function loadSigning() {
+  return loadSiteModule({
+    root: ROOT,
+    entry: 'scripts/ops/preview-link/link.ts',
+    name: 'preview-link',
   })
-  try {
-    return await import(pathToFileURL(outfile).href)
-  } finally {
-    rmSync(outfile, { force: true })
-  }
 }
 
 async function main() {
