@@ -201,6 +201,17 @@ export const PageMetaSchema = z.lazy(() =>
   })
 )
 
+/** The contact payload's social links (payload-fields.md), each an address or empty. */
+export const SOCIAL_LINK_FIELDS = [
+  'facebook',
+  'instagram',
+  'linkedin',
+  'twitter',
+  'youtube',
+  'pinterest',
+  'tiktok',
+] as const
+
 /** Every URL-valued field name, in any payload (payload-fields.md). */
 export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
   'img',
@@ -213,13 +224,7 @@ export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
   'secondBanner',
   'enterprisesBtnLink',
   'foundersBtnLink',
-  'facebook',
-  'instagram',
-  'linkedin',
-  'twitter',
-  'youtube',
-  'pinterest',
-  'tiktok',
+  ...SOCIAL_LINK_FIELDS,
 ])
 
 /** The URL-valued fields that hold images (the others are links). */

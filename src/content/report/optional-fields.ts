@@ -6,20 +6,12 @@
  * with no name to show.
  */
 import { hasText } from '../has-text'
+import { SOCIAL_LINK_FIELDS } from '../schemas'
 
 type Fields = Record<string, unknown>
 
 /** Fields that may be empty on their own. */
-const OPTIONAL = new Set([
-  'iconLink',
-  'facebook',
-  'instagram',
-  'linkedin',
-  'twitter',
-  'youtube',
-  'pinterest',
-  'tiktok',
-])
+const OPTIONAL: ReadonlySet<string> = new Set(['iconLink', ...SOCIAL_LINK_FIELDS])
 /** The second banners (contact's beside the form, about's with its bundled fallback), by path. */
 const SECOND_BANNERS = new Set(['secondBanner', 'secondBanner.img'])
 /** Lists whose items' buttons lead to the item's project page, or the list, without a link. */

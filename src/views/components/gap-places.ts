@@ -5,6 +5,7 @@
  * failed, an item without a page) is marked at the end of the page.
  */
 import type { Gap } from '../../content/report'
+import { SOCIAL_LINK_FIELDS } from '../../content/schemas'
 
 /** The places of the pages, by payload source, and the first field names each shows. */
 const PLACES: Record<string, Record<string, readonly string[]>> = {
@@ -53,13 +54,7 @@ const PLACES: Record<string, Record<string, readonly string[]>> = {
       'address',
       'locationTitle',
       'description',
-      'facebook',
-      'instagram',
-      'linkedin',
-      'twitter',
-      'youtube',
-      'pinterest',
-      'tiktok',
+      ...SOCIAL_LINK_FIELDS,
     ],
   },
   'navbar-data': { navbar: ['home', 'about', 'enterprises', 'contactUs'] },
