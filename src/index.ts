@@ -19,7 +19,7 @@ import { contactResend } from './routes/contact-resend'
 import { images } from './routes/images'
 import { notFound, onError } from './routes/errors'
 import { renderedQuery } from './routes/page-query'
-import { isPagePath, PAGE_PATTERNS, pages } from './routes/pages'
+import { isPagePath, PAGE_PATTERNS, routePages } from './routes/pages'
 import { PAGE_PATHS } from './shared/site-paths'
 import { publish } from './routes/publish'
 import { seo } from './routes/seo'
@@ -52,9 +52,7 @@ app.route('/', contactResend)
 app.route('/', publish)
 app.route('/', seo)
 app.route('/', telemetry)
-app.route('/en', pages)
-app.route('/ru', pages)
-app.route('/', pages)
+routePages(app)
 
 app.notFound(notFound)
 app.onError(onError)

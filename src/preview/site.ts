@@ -12,7 +12,7 @@ import { getPath } from 'hono/utils/url'
 import type { AppEnv } from '../env'
 import { canonicalPath } from '../middleware/language'
 import { notFound, onError } from '../routes/errors'
-import { pages } from '../routes/pages'
+import { routePages } from '../routes/pages'
 import { splitLanguagePrefix } from '../shared/languages'
 import { previewPathOf, publicPathOf } from '../shared/site-paths'
 import { renderer } from '../views/renderer'
@@ -48,9 +48,7 @@ previewSite.use('*', previewGate)
 previewSite.use('*', renderer)
 // The preview's own pages (the content report's) go here, before the site's pages.
 previewSite.route('/', contentReport)
-previewSite.route('/en', pages)
-previewSite.route('/ru', pages)
-previewSite.route('/', pages)
+routePages(previewSite)
 
 previewSite.notFound(notFound)
 previewSite.onError(onError)

@@ -22,7 +22,7 @@ import {
 } from '../content/projects'
 import { projectQuery } from '../shared/contact-fields'
 import { getT } from '../shared/i18n'
-import { localizePath } from '../shared/languages'
+import { localizePath, PREFIXED_LANGUAGES } from '../shared/languages'
 import {
   CONTACT_PAGE_PATH,
   OLD_PROJECT_PATH,
@@ -41,7 +41,13 @@ import { ProjectPage } from '../views/pages/project-page'
 import type { PageHead, Shell } from '../views/shell'
 import { askedProject, asksSentNotice } from './page-query'
 
-export const pages = new Hono<AppEnv>()
+const pages = new Hono<AppEnv>()
+
+/** Mounts the page routes on `app` under each language's prefix, then unprefixed (the default). */
+export function routePages(app: Hono<AppEnv>): void {
+  for (const lng of PREFIXED_LANGUAGES) app.route(`/${lng}`, pages)
+  app.route('/', pages)
+}
 
 /**
  * The pages besides those, as URL patterns without language prefix: every project's page. Which
