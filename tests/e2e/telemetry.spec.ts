@@ -141,6 +141,8 @@ test('reports an uncaught error to /api/client-errors', async ({ page, pageProbl
   const reporter = page.waitForResponse(REPORTER_CHUNK)
   await gotoAndHydrate(page, '/')
   await reporter
+  // The reporter listens for errors once its own chunks have arrived: no request may be pending.
+  await page.waitForLoadState('networkidle')
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
   const report = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
   await page.evaluate(() => {
