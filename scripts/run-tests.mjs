@@ -136,7 +136,7 @@ if (build.status !== 0) {
   await exit(1)
 }
 
-/** @type {{ stage: Stage, ok: boolean, seconds: number, log: string }[]} */
+/** @type {{ stage: Stage, ok: boolean, seconds: number, cpu: number | string, log: string }[]} */
 const results = []
 let stopping = false
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -158,7 +158,7 @@ await Promise.all(
 const failed = results.filter((result) => !result.ok)
 const total = Math.round((Date.now() - started) / 1000)
 console.log(
-  `npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s`).join(', ')}; ${total} s in all`
+  `npm test: ${results.map((r) => `${r.stage.name} ${r.ok ? 'ok' : 'FAILED'} ${r.seconds} s (${r.cpu} CPU-s)`).join(', ')}; ${total} s in all, ${results.reduce((sum, r) => sum + (Number(r.cpu) || 0), 0)} CPU-s`
 )
 if (failed.length) {
   console.log(
@@ -187,12 +187,29 @@ async function runStage(stage) {
   const out = createWriteStream(log)
   const begin = Date.now()
   console.log(`-> ${stage.name}: npm run ${stage.script}`)
-  const child = spawn(NPM, [...NPM_ARGS, 'run', '--silent', stage.script], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const cpuFile = `${log}.cpu`
+  // Through sh, whose `times` then reports the CPU the stage's processes used (user + system of
+  // every process it waited for: Node, workerd, the browsers). `trap : INT` keeps sh waiting for
+  // the stage on a Ctrl-C, which its processes still get with their default handling.
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      'trap : INT; "$@"; status=$?; times >"$CPU_FILE"; exit $status',
+      'sh',
+      NPM,
+      ...NPM_ARGS,
+      'run',
+      '--silent',
+      stage.script,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...env, CPU_FILE: cpuFile },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }
+  )
   running.add(child)
   child.stdout.pipe(out, { end: false })
   child.stderr.pipe(out, { end: false })
@@ -209,6 +226,7 @@ async function runStage(stage) {
   running.delete(child)
   await new Promise((resolve) => out.end(resolve))
   const seconds = Math.round((Date.now() - begin) / 1000)
+  const cpu = cpuSeconds(cpuFile)
   const lines = readFileSync(log, 'utf8')
     .split('\n')
     .map((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd())
@@ -217,8 +235,8 @@ async function runStage(stage) {
     const summary = (picked.length ? picked : lines.filter(Boolean).slice(-1))
       .map((line) => line.trim())
       .join('; ')
-    console.log(`ok ${stage.name} (${seconds} s): ${summary}`)
-    return { stage, ok: true, seconds, log }
+    console.log(`ok ${stage.name} (${seconds} s, ${cpu} CPU-s): ${summary}`)
+    return { stage, ok: true, seconds, cpu, log }
   }
   const shown = lines.filter((line) => line && !line.startsWith('[WebServer]'))
   const report = shown.findIndex((line) => FAILURE_REPORT.test(line))
@@ -226,11 +244,31 @@ async function runStage(stage) {
     report >= 0 ? shown.slice(report, report + FAILURE_LINES) : shown.slice(-FAILURE_LINES)
   if (report >= 0 && report + FAILURE_LINES < shown.length) excerpt.push('...', ...shown.slice(-4))
   console.log(
-    `FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s). ${report >= 0 ? 'Its failure report' : 'The end of its log'}:`
+    `FAIL ${stage.name} (npm run ${stage.script}, exit ${code}, ${seconds} s, ${cpu} CPU-s). ${report >= 0 ? 'Its failure report' : 'The end of its log'}:`
   )
   for (const line of excerpt) console.log(`  | ${line}`)
   console.log(`FAIL ${stage.name}: whole log ${log}; servers' logs beside it in ${logDir}/`)
-  return { stage, ok: false, seconds, log }
+  return { stage, ok: false, seconds, cpu, log }
+}
+
+/**
+ * The CPU seconds (user + system) of the processes a stage waited for, from the second line of
+ * sh's `times` ("0m12.34s 0m1.23s": its children's user and system time).
+ * @param {string} file
+ */
+function cpuSeconds(file) {
+  let text = ''
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return '?'
+  }
+  const children = text.trim().split('\n').at(-1) ?? ''
+  const total = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, [, minutes, secs]) => sum + Number(minutes) * 60 + Number(secs),
+    0
+  )
+  return Math.round(total)
 }
 
 /** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */

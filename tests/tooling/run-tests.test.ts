@@ -40,7 +40,7 @@ describe('npm test (scripts/run-tests.mjs)', () => {
     expect(status, output).toBe(0)
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^ok freshness \(\d+ s\): Freshness: a backend edit reached the page through visits after CONTENT_TTL, and at once after the publish hook\.$/
+        /^ok freshness \(\d+ s, \d+ CPU-s\): Freshness: a backend edit reached the page through visits after CONTENT_TTL, and at once after the publish hook\.$/
       )
     )
     expect(output).not.toContain('noise line')
@@ -55,7 +55,7 @@ describe('npm test (scripts/run-tests.mjs)', () => {
     expect(status, output).toBe(1)
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^FAIL smoke \(npm run test:smoke, exit 1, \d+ s\)\. Its failure report:$/
+        /^FAIL smoke \(npm run test:smoke, exit 1, \d+ s, \d+ CPU-s\)\. Its failure report:$/
       )
     )
     expect(lines).toContain(
