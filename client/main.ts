@@ -11,11 +11,6 @@
  * no request, no React, so it costs the first load nothing but its own few lines.
  * Each island brings its own stylesheet, which is only ever for what it adds
  * (docs/decisions/0001-client-islands.md).
- *
- * Signals for browser tests: a marker has `data-hydrating` while its hydration is under way and
- * `data-hydrated="true"` once it has hydrated, and <html> gets
- * `data-client-loaded="true"` once every island is armed and those already due (on screen, or the
- * page already scrolled) have hydrated (or failed).
  */
 import { islands, type Island, type IslandName } from './islands/registry'
 import { offerPreferredLanguage } from './language-offer'
@@ -83,27 +78,15 @@ async function hydrateMarker(marker: HTMLElement): Promise<void> {
   if (!isIslandName(name)) throw new Error(`unknown island "${name}"`)
   const island: Island = islands[name]
   const styles = (marker.dataset.islandCss ?? '').split(' ').filter(Boolean)
-  marker.dataset.hydrating = 'true'
-  try {
-    const [{ hydrateIsland }, Component] = await Promise.all([
-      loadChunk(name, () => import('./hydrate')),
-      loadChunk(name, island.load),
-      ...styles.map((href) => loadStylesheet(name, href)),
-    ])
-    await hydrateIsland(
-      marker,
-      name,
-      Component as Parameters<typeof hydrateIsland>[2],
-      readProps(marker)
-    )
-    marker.dataset.hydrated = 'true'
-  } finally {
-    delete marker.dataset.hydrating
-  }
+  const [{ hydrateIsland }, Component] = await Promise.all([
+    loadChunk(name, () => import('./hydrate')),
+    loadChunk(name, island.load),
+    ...styles.map((href) => loadStylesheet(name, href)),
+  ])
+  await hydrateIsland(marker, name, Component as Parameters<typeof hydrateIsland>[2], readProps(marker))
 }
 
 function armIslands(): void {
-  const armed: Promise<void>[] = []
   for (const marker of document.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = marker.dataset.island
     const hydrate = () =>
@@ -114,15 +97,9 @@ function armIslands(): void {
         })
         throw error
       })
-    if (!isIslandName(name)) {
-      armed.push(hydrate().catch(() => undefined))
-      continue
-    }
-    armed.push(armIsland(marker, islands[name].hydrate, hydrate))
+    if (isIslandName(name)) armIsland(marker, islands[name].hydrate, hydrate)
+    else hydrate().catch(() => undefined)
   }
-  void Promise.allSettled(armed).then(() => {
-    document.documentElement.dataset.clientLoaded = 'true'
-  })
 }
 
 /** Puts the hydration runtime in the HTTP cache without evaluating it. */
@@ -137,7 +114,7 @@ function prefetchHydrationRuntime(): void {
   }
 }
 
-// Before the islands are armed, so that `data-client-loaded` also means the offer has been decided.
+// Synchronously, before the islands are armed: by the load event the offer has been decided.
 offerPreferredLanguage()
 // On a prerendered page, once the visitor opens it: nothing hydrates in a page never shown.
 whenActivated(armIslands)

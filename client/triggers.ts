@@ -10,15 +10,13 @@ const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'k
 
 /**
  * Arms `marker` to call `hydrate` once, on the first of `triggers`: intent at once, a scroll or
- * coming on screen from the load event on. Settles after the load event: once the island's
- * hydration has settled if a trigger had fired by then (on screen, the page already scrolled, a
- * visitor's early tap), at once otherwise. The entry's `data-client-loaded` signal waits for it.
+ * coming on screen from the load event on.
  */
 export function armIsland(
   marker: HTMLElement,
   triggers: readonly Trigger[],
   hydrate: () => Promise<void>
-): Promise<void> {
+): void {
   const disarms: (() => void)[] = []
   const state: HydrationState = { settled: false }
   let started: Promise<void> | undefined
@@ -36,20 +34,15 @@ export function armIsland(
     holdEarlyClicks(marker, start, state)
   }
   // The others wait for the load event: the page's own images and fonts come first.
-  return afterLoad().then(() => {
-    if (started) return started.then(ignore, ignore)
-    const dueNow: Promise<void>[] = []
+  void afterLoad().then(() => {
+    if (started) return
     if (triggers.includes('scroll')) {
-      if (scrollY > 0) dueNow.push(start())
+      if (scrollY > 0) starter(start)()
       else disarms.push(onFirstScroll(start))
     }
-    if (triggers.includes('visible'))
-      dueNow.push(onVisible(marker, start, (disarm) => disarms.push(disarm)))
-    return Promise.allSettled(dueNow).then(ignore)
+    if (triggers.includes('visible') && !started) disarms.push(onVisible(marker, start))
   })
 }
-
-const ignore = () => undefined
 
 type HydrationState = { settled: boolean }
 
@@ -73,31 +66,16 @@ function onFirstScroll(start: () => Promise<void>): () => void {
 }
 
 /**
- * Observes the marker's box (the marker itself has none: `display: contents`, so its parent).
- * Settles after the first observation: once hydrated if it was on screen, at once if not; and
- * starts hydration whenever it comes on screen.
+ * Starts hydration once the marker's box (the marker itself has none: `display: contents`, so its
+ * parent) is on screen.
  */
-function onVisible(
-  marker: HTMLElement,
-  start: () => Promise<void>,
-  addDisarm: (disarm: () => void) => void
-): Promise<void> {
-  return new Promise<void>((settle) => {
-    let first = true
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect()
-        start().then(settle, settle)
-      } else if (first) settle()
-      first = false
-    })
-    observer.observe(marker.parentElement ?? marker)
-    // Another trigger came first: this one settles with the hydration it started.
-    addDisarm(() => {
-      observer.disconnect()
-      start().then(settle, settle)
-    })
+function onVisible(marker: HTMLElement, start: () => Promise<void>): () => void {
+  const begin = starter(start)
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) begin()
   })
+  observer.observe(marker.parentElement ?? marker)
+  return () => observer.disconnect()
 }
 
 /**

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { ONE_PAGE_OF_EACH_KIND, PAGE_ADDRESSES } from '../support/page-addresses'
-import { desktop, expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
+import { desktop, expect, gotoLoaded, phone, test } from '../support/e2e/fixtures'
 
 const require = createRequire(import.meta.url)
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
@@ -31,7 +31,7 @@ for (const [screen, use, addresses] of [
       test(`${address} has no axe violation and no HTML_CodeSniffer error at ${screen}`, async ({
         page,
       }) => {
-        await gotoAndHydrate(page, address)
+        await gotoLoaded(page, address)
         // Evaluated through the driver, not a <script>: the site's CSP allows no inline script.
         await page.evaluate(AXE_SOURCE)
         const violations = await page.evaluate(async () => {

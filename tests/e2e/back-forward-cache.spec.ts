@@ -18,7 +18,7 @@
 import type { CDPSession, Page } from '@playwright/test'
 import { CHROMIUM_ARGS } from '../../scripts/lib/chromium-path.mjs'
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, test } from '../support/e2e/fixtures'
 
 // One page load with hydration per page of the walk, and its traversals: a first visit of the run, on a busy
 // machine, renders the pages and transforms their images first.
@@ -107,7 +107,7 @@ test(`${WALK.join(', ')}: each comes back from the back/forward cache, going bac
   page,
 }) => {
   const reasons = collectNotRestoredReasons(await recordPageShows(page))
-  for (const address of WALK) await gotoAndHydrate(page, address)
+  for (const address of WALK) await gotoLoaded(page, address)
   // Back: each page shown a second time; forward: the ones left behind, a third (the last, a second).
   for (const address of WALK.slice(0, -1).reverse())
     await traverseExpectingRestore(page, 'back', address, reasons, 2)
@@ -139,13 +139,13 @@ test.describe('the contact page after a sent message', () => {
 
   test('sent by the island, comes back from the back/forward cache', async ({ page }) => {
     const reasons = collectNotRestoredReasons(await recordPageShows(page))
-    await gotoAndHydrate(page, '/en/contact-us')
+    await gotoLoaded(page, '/en/contact-us')
     await fillForm(page)
     const answer = page.waitForResponse('**/api/contact')
     await page.getByRole('button', { name: 'Send Message' }).click()
     expect((await answer).status()).toBe(200)
     await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('')
-    await gotoAndHydrate(page, '/en')
+    await gotoLoaded(page, '/en')
     await traverseExpectingRestore(page, 'back', '/en/contact-us', reasons)
   })
 
@@ -153,7 +153,7 @@ test.describe('the contact page after a sent message', () => {
     page,
   }) => {
     const reasons = collectNotRestoredReasons(await recordPageShows(page))
-    await gotoAndHydrate(page, '/en/contact-us')
+    await gotoLoaded(page, '/en/contact-us')
     await fillForm(page)
     // The form's own submission, as without JavaScript: submit() skips the island's handler.
     const redirect = page.waitForResponse(
@@ -163,7 +163,7 @@ test.describe('the contact page after a sent message', () => {
     await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.querySelector('form')))
     expect((await redirect).status()).toBe(303)
     await page.waitForURL('**/en/contact-us?sent=1', { waitUntil: 'load' })
-    await gotoAndHydrate(page, '/en/about')
+    await gotoLoaded(page, '/en/about')
     await traverseExpectingRestore(page, 'back', '/en/contact-us?sent=1', reasons)
   })
 })

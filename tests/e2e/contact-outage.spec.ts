@@ -16,7 +16,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { ROOT, startSite } from '../../scripts/lib/local-site.mjs'
 import { en } from '../../src/shared/i18n/en'
-import { expect, gotoAndHydrate, test, type Page } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, test, type Page } from '../support/e2e/fixtures'
 import { storedMessages } from '../support/e2e/stored-messages'
 
 const run = promisify(execFile)
@@ -153,7 +153,7 @@ test.describe('the contact form during a CMS outage', () => {
     })
     const page = await context.newPage()
     // The page is cached while the backend is up; then the backend goes down.
-    await gotoAndHydrate(page, '/en/contact-us')
+    await gotoLoaded(page, '/en/contact-us')
     await expect(field(page, labels.name)).toBeVisible()
     proxy!.down = true
 

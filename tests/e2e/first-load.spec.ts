@@ -16,7 +16,7 @@
  * bench's: `npm run bench:first-load` prints both for every page beside the plain page's.
  */
 import { ONE_PAGE_OF_EACH_KIND } from '../support/page-addresses'
-import { expect, gotoAndHydrate, phone, test } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, phone, test } from '../support/e2e/fixtures'
 
 /**
  * The system fonts the fallback faces may name (decision 0019): each by its full name, which
@@ -133,7 +133,7 @@ test.describe('the first frame', () => {
     test(`${address} lays out its banner first, and the parts below the screen only once they near it`, async ({
       page,
     }) => {
-      await gotoAndHydrate(page, address)
+      await gotoLoaded(page, address)
       // Every part of <main> after the banner but the one with the toaster
       // (docs/decisions/0026-islands-skipped-away-from-the-screen.md).
       const farParts = () =>
@@ -188,7 +188,7 @@ test.describe("a page's fonts", () => {
     test(`${address} downloads each font it preloads once, and its text is set in them`, async ({
       page,
     }) => {
-      await gotoAndHydrate(page, address)
+      await gotoLoaded(page, address)
       await expect
         .poll(() => page.evaluate(() => document.fonts.status), { timeout: 30_000 })
         .toBe('loaded')

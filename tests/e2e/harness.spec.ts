@@ -4,7 +4,7 @@
  * on the site's own origin, so these pass whatever state the site is in.
  */
 import { existsSync, statSync } from 'node:fs'
-import { expect, gotoAndHydrate, phone, screenshot, test, viewports } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, phone, screenshot, test, viewports } from '../support/e2e/fixtures'
 
 /** Serves `html` at `path` on the site's origin, without reaching the server. */
 async function serve(
@@ -77,25 +77,33 @@ test.describe('the harness', () => {
     await page.goto('/__harness/console-error')
   })
 
-  test('waits in gotoAndHydrate for data-client-loaded when the page has islands', async ({
+  test('returns from gotoLoaded after the load event, with the module scripts run', async ({
     page,
   }) => {
+    let releaseImage = () => {}
+    const imageHeld = new Promise<void>((resolve) => (releaseImage = resolve))
+    await page.route('**/__harness/slow.svg', async (route) => {
+      await imageHeld
+      await route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' })
+    })
     await serve(
       page,
-      '/__harness/islands',
-      `<!doctype html><div data-island="demo"></div>
-       <script>setTimeout(() => { document.documentElement.dataset.clientLoaded = 'true' }, 700)</script>`
+      '/__harness/loading',
+      `<!doctype html><title>loading</title><img src="/__harness/slow.svg" alt="">
+       <script type="module">document.title = 'module ran'</script>`
     )
-    const response = await gotoAndHydrate(page, '/__harness/islands')
+    let returned = false
+    const navigation = gotoLoaded(page, '/__harness/loading').then((response) => {
+      returned = true
+      return response
+    })
+    // The module script has run, but the image holds the load event: gotoLoaded has not returned.
+    await expect(page).toHaveTitle('module ran')
+    expect(returned).toBe(false)
+    releaseImage()
+    const response = await navigation
     expect(response.status()).toBe(200)
-    expect(await page.evaluate(() => document.documentElement.dataset.clientLoaded)).toBe('true')
-  })
-
-  test('waits in gotoAndHydrate only for load when the page has no islands', async ({ page }) => {
-    await serve(page, '/__harness/static', `<!doctype html><h1>static</h1>`)
-    await gotoAndHydrate(page, '/__harness/static')
     expect(await page.evaluate(() => document.readyState)).toBe('complete')
-    expect(await page.evaluate(() => document.documentElement.dataset.clientLoaded)).toBeUndefined()
   })
 
   test('runs no scripts in noJsPage', async ({ noJsPage }) => {

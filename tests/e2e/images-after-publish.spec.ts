@@ -26,7 +26,7 @@ import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
 import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
 import { signedJsonHeaders } from '../../scripts/lib/publish-signing.mjs'
 import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
-import { expect, gotoAndHydrate, IMAGE_SCREENS, screenshot, test } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, IMAGE_SCREENS, screenshot, test } from '../support/e2e/fixtures'
 
 const PUBLISH_SECRET = 'e2e-publish-secret'
 /** The page the change is about, and the payload it is rendered from. */
@@ -131,7 +131,7 @@ test.describe('the first visit after a publish, with camera uploads', () => {
         })
     })
     const page = await context.newPage()
-    await gotoAndHydrate(page, CHANGED_PAGE)
+    await gotoLoaded(page, CHANGED_PAGE)
     const { images } = await scrollThroughImages(page, { stepTimeoutMs: 60_000 })
     await screenshot(page, 'after-publish-ru-contact-us-375')
     await context.close()

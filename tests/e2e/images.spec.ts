@@ -24,7 +24,7 @@ import { scrollThroughImages } from '../../scripts/lib/image-audit.mjs'
 import { ROOT, serverLogFile, startSite } from '../../scripts/lib/local-site.mjs'
 import {
   expect,
-  gotoAndHydrate,
+  gotoLoaded,
   IMAGE_SCREENS,
   IMAGE_WAIT_MS,
   screenshot,
@@ -92,7 +92,7 @@ test.describe('camera uploads', () => {
           failures.push(`HTTP ${response.status()}: ${response.url()}`)
       })
       const page = await context.newPage()
-      await gotoAndHydrate(page, address)
+      await gotoLoaded(page, address)
       await expectNoBrokenImage(page)
       expect(failures).toEqual([])
       await context.close()

@@ -8,7 +8,7 @@
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
-import { expect, gotoAndHydrate, scrollToIsland, test, type Page } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, scrollToCarousel, test, type Page } from '../support/e2e/fixtures'
 
 const HOME = [
   { lng: 'hy', path: '/', t: hy },
@@ -25,8 +25,8 @@ const WIDTHS = [
 
 /** Opens a home page with the carousel scrolled into view and hydrated. */
 async function openCarousel(page: Page, path: string): Promise<void> {
-  await gotoAndHydrate(page, path)
-  await scrollToIsland(page, 'carousel')
+  await gotoLoaded(page, path)
+  await scrollToCarousel(page)
 }
 
 /**

@@ -14,9 +14,9 @@ import { ru } from '../../src/shared/i18n/ru'
 import { SAMPLE_PROJECT_KEY } from '../support/page-addresses'
 import {
   expect,
-  gotoAndHydrate,
+  gotoLoaded,
   phone,
-  scrollToIsland,
+  scrollToCarousel,
   test,
   type Page,
 } from '../support/e2e/fixtures'
@@ -71,7 +71,7 @@ test.describe('the language dropdown', () => {
     test(`in ${lng} switches to ${target.lng} keeping path, query and hash, replacing the history entry and storing the choice`, async ({
       page,
     }) => {
-      await gotoAndHydrate(page, `${prefix}/about?ref=e2e#mission`)
+      await gotoLoaded(page, `${prefix}/about?ref=e2e#mission`)
       const entries = await page.evaluate(() => history.length)
       const button = page.getByRole('button', { name: `${t.ui.language}: ${name}` })
       // Every island's button is named in the page's language (hidden ones included).
@@ -94,10 +94,11 @@ test.describe('the language dropdown', () => {
 
   test(`in ${HY.lng} closes on Escape and gives focus back to its button`, async ({ page }) => {
     const { prefix, name, t } = HY
-    await gotoAndHydrate(page, localized(prefix, '/'))
+    await gotoLoaded(page, localized(prefix, '/'))
     const button = page.getByRole('button', { name: `${t.ui.language}: ${name}` })
 
     await button.click()
+    await expect(button).toHaveAttribute('aria-expanded', 'true')
     await page.locator('.lang-dropdown').getByRole('link', { name: LANGUAGES[1].name }).focus()
     await page.keyboard.press('Escape')
 
@@ -117,7 +118,7 @@ test.describe('the navbar', () => {
       page,
     }) => {
       const { prefix, t } = EN
-      await gotoAndHydrate(page, localized(prefix, '/about'))
+      await gotoLoaded(page, localized(prefix, '/about'))
       const toggle = page.getByRole('button', { name: t.ui.menu, exact: true })
       const links = page.locator('#navbar-links')
 
@@ -146,7 +147,7 @@ test.describe('the navbar', () => {
     page,
   }) => {
     const { prefix, t } = HY
-    await gotoAndHydrate(page, localized(prefix, '/'))
+    await gotoLoaded(page, localized(prefix, '/'))
     await expect(page.getByRole('button', { name: t.ui.menu, exact: true })).toBeHidden()
     for (const link of await page.locator('#navbar-links').getByRole('link').all())
       await expect(link).toBeVisible()
@@ -156,7 +157,7 @@ test.describe('the navbar', () => {
     page,
   }) => {
     const { prefix } = RU
-    await gotoAndHydrate(page, localized(prefix, '/about'))
+    await gotoLoaded(page, localized(prefix, '/about'))
     const navbar = page.locator('nav.navbar')
     const layout = () =>
       page.evaluate(() => ({
@@ -213,7 +214,7 @@ test.describe('the back-to-top button', () => {
     // requestAnimationFrame and its timestamps too): where the page is at each moment does not
     // depend on how fast a busy machine draws frames.
     await page.clock.install({ time: CLOCK_START })
-    await gotoAndHydrate(page, localized(prefix, '/'))
+    await gotoLoaded(page, localized(prefix, '/'))
     const button = page.getByRole('button', { name: t.ui.backToTop })
 
     await expect(button).toBeHidden()
@@ -259,7 +260,7 @@ test.describe('the back-to-top button', () => {
 
     test(`in ${RU.lng} jumps to the top at once`, async ({ page }) => {
       const { prefix, t } = RU
-      await gotoAndHydrate(page, localized(prefix, '/about'))
+      await gotoLoaded(page, localized(prefix, '/about'))
       await scrollTo(page, 1500)
       await page.getByRole('button', { name: t.ui.backToTop }).click()
       expect(await page.evaluate(() => scrollY)).toBe(0)
@@ -297,7 +298,7 @@ test.describe('without JavaScript', () => {
 test.describe('hydration', () => {
   for (const path of ['/', '/en/about', '/ru/contact-us']) {
     test(`on ${path} fetches no script but the entry before the load event`, async ({ page }) => {
-      await gotoAndHydrate(page, path)
+      await gotoLoaded(page, path)
       const { loadEventEnd, early } = await page.evaluate(() => {
         const [navigation] = performance.getEntriesByType(
           'navigation'
@@ -331,9 +332,16 @@ test.describe('hydration', () => {
   }
 
   test('evaluates React only once the visitor reaches for an island', async ({ page }) => {
-    await gotoAndHydrate(page, '/en/about')
-    const dropdown = page.locator('[data-island="language-dropdown"]')
-    // The hydration runtime is prefetched once the page is idle, and not run.
+    const islandChunks: string[] = []
+    page.on('request', (request) => {
+      const chunk = /\/assets\/(back-to-top|carousel|contact-form|language-dropdown|navbar-menu)-[\w-]+\.js$/.exec(
+        request.url()
+      )
+      if (chunk) islandChunks.push(chunk[1]!)
+    })
+    await gotoLoaded(page, '/en/about')
+    // The hydration runtime is prefetched once the page is idle, and not run: no island's chunk,
+    // which imports it, has been asked for.
     await expect
       .poll(() =>
         page.evaluate(() =>
@@ -343,13 +351,15 @@ test.describe('hydration', () => {
         )
       )
       .toBe(true)
-    expect(await page.locator('[data-hydrated], [data-hydrating]').count()).toBe(0)
-    expect(await page.evaluate(() => '__reactContainer' in document.body)).toBe(false)
+    expect(islandChunks).toEqual([])
 
-    await page.getByRole('button', { name: `${en.ui.language}: ENGLISH` }).hover()
-    await expect(dropdown).toHaveAttribute('data-hydrated', 'true')
+    const button = page.getByRole('button', { name: `${en.ui.language}: ENGLISH` })
+    await button.hover()
+    await expect.poll(() => islandChunks).toEqual(['language-dropdown'])
+    await button.click()
+    await expect(button).toHaveAttribute('aria-expanded', 'true')
     // Only the island reached for.
-    await expect(page.locator('[data-hydrated]')).toHaveCount(1)
+    expect(islandChunks).toEqual(['language-dropdown'])
   })
 
   test.describe('on a phone', () => {
@@ -359,17 +369,17 @@ test.describe('hydration', () => {
       // Hold the island's chunk until the tap has happened.
       let release = () => {}
       const held = new Promise<void>((resolve) => (release = resolve))
+      let requested = false
       await page.route(/\/assets\/navbar-menu-[\w-]+\.js$/, async (route) => {
+        requested = true
         await held
         await route.continue()
       })
-      await gotoAndHydrate(page, '/ru/about')
+      await gotoLoaded(page, '/ru/about')
       const toggle = page.getByRole('button', { name: ru.ui.menu, exact: true })
       await toggle.tap()
-      await expect(page.locator('[data-island="navbar-menu"]')).toHaveAttribute(
-        'data-hydrating',
-        'true'
-      )
+      // The tap started the menu's hydration: its chunk is asked for, and held.
+      await expect.poll(() => requested).toBe(true)
       await expect(toggle).toHaveAttribute('aria-expanded', 'false')
       release()
       await expect(toggle).toHaveAttribute('aria-expanded', 'true')
@@ -384,12 +394,12 @@ test.describe('the carousel chunk', () => {
   }) => {
     const requested: string[] = []
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
-    await gotoAndHydrate(page, '/en')
+    await gotoLoaded(page, '/en')
     await page.waitForLoadState('networkidle')
     expect(requested.filter((file) => /\/carousel-|swiper/i.test(file))).toEqual([])
     await expect(page.locator('.carousel')).not.toHaveClass(/\bswiper-initialized\b/)
 
-    await scrollToIsland(page, 'carousel')
+    await scrollToCarousel(page)
     expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.js$/))
     expect(requested).toContainEqual(expect.stringMatching(/^\/assets\/carousel-\w+\.css$/))
     await expect(page.locator('head link[rel="stylesheet"][href*="/carousel-"]')).toHaveCount(1)
@@ -402,7 +412,7 @@ test.describe('the carousel chunk', () => {
     test(`stays away from ${path}, which has no carousel`, async ({ page }) => {
       const requested: string[] = []
       page.on('request', (request) => requested.push(new URL(request.url()).pathname))
-      await gotoAndHydrate(page, path)
+      await gotoLoaded(page, path)
       await page.waitForLoadState('networkidle')
       expect(requested.filter((file) => /\/carousel-|swiper/i.test(file))).toEqual([])
       await expect(page.locator('link[href*="/carousel-"]')).toHaveCount(0)

@@ -16,7 +16,7 @@ import { hy } from '../../src/shared/i18n/hy'
 import { ru } from '../../src/shared/i18n/ru'
 import { PAGE_ADDRESSES } from '../support/page-addresses'
 import { screenshotFile } from '../support/e2e/engines/screenshots'
-import { expect, gotoAndHydrate, test, type Page } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, test, type Page } from '../support/e2e/fixtures'
 
 const TEXTS = { hy, en, ru } as const
 type Lng = keyof typeof TEXTS
@@ -30,8 +30,9 @@ function offer(page: Page, lng: Lng) {
 const ANY_OFFER = '.language-offer'
 
 async function expectNoOfferShown(page: Page): Promise<void> {
-  // The entry decides before it arms the islands: once the client has loaded, the decision is made.
-  await page.locator('html[data-client-loaded="true"]').waitFor({ state: 'attached' })
+  // The entry, a module script, decides as it runs, before DOMContentLoaded: by the load event the
+  // decision is made.
+  await page.waitForLoadState('load')
   await expect(page.locator(ANY_OFFER).filter({ visible: true })).toHaveCount(0)
   await expect(page.locator('html')).not.toHaveAttribute('data-language-offered')
 }
@@ -45,7 +46,7 @@ test.describe('a browser that prefers Russian (ru-RU)', () => {
   test('is offered an Armenian page in Russian, the link keeping query and hash, and nothing on a Russian page', async ({
     page,
   }) => {
-    await gotoAndHydrate(page, '/contact-us?project=1#contact-form')
+    await gotoLoaded(page, '/contact-us?project=1#contact-form')
     const russian = offer(page, 'ru')
     await expect(russian).toBeVisible()
     await expect(russian).toHaveAttribute('lang', 'ru')
@@ -58,31 +59,30 @@ test.describe('a browser that prefers Russian (ru-RU)', () => {
     expect(new URL(page.url()).pathname).toBe('/contact-us')
     await expect(page.locator(ANY_OFFER).filter({ visible: true })).toHaveCount(1)
 
-    await gotoAndHydrate(page, '/ru/about')
+    await gotoLoaded(page, '/ru/about')
     await expectNoOfferShown(page)
   })
 
   test('follows the offer to the same page in Russian, and that counts as a choice', async ({
     page,
   }) => {
-    await gotoAndHydrate(page, '/en/about')
+    await gotoLoaded(page, '/en/about')
     await offer(page, 'ru').getByRole('link', { name: ru.ui.languageOffer }).click()
     await expect.poll(() => new URL(page.url()).pathname).toBe('/ru/about')
     expect(await page.evaluate(() => localStorage.getItem('selectedLanguage'))).toBe('ru')
-    await page.locator('html[data-client-loaded="true"]').waitFor({ state: 'attached' })
     await expectNoOfferShown(page)
   })
 
   test('a language picked in the dropdown outranks the browser: English is offered from then on', async ({
     page,
   }) => {
-    await gotoAndHydrate(page, '/')
+    await gotoLoaded(page, '/')
     await expect(offer(page, 'ru')).toBeVisible()
     await page.getByRole('button', { name: `${hy.ui.language}: ՀԱՅԵՐԵՆ` }).click()
     await page.getByRole('link', { name: 'ENGLISH' }).click()
     await expect.poll(() => new URL(page.url()).pathname).toBe('/en')
     await expectNoOfferShown(page)
-    await gotoAndHydrate(page, '/ru/enterprises')
+    await gotoLoaded(page, '/ru/enterprises')
     await expect(offer(page, 'en')).toBeVisible()
     await expect(offer(page, 'ru')).toHaveCount(0)
   })
@@ -90,7 +90,7 @@ test.describe('a browser that prefers Russian (ru-RU)', () => {
   test('closed from the keyboard, the offer stays closed after a reload and on other pages', async ({
     page,
   }) => {
-    await gotoAndHydrate(page, '/')
+    await gotoLoaded(page, '/')
     const russian = offer(page, 'ru')
     await expect(russian).toBeVisible()
     // Shown without taking the focus: the visitor reaches it with Tab, right after the skip link.
@@ -107,7 +107,7 @@ test.describe('a browser that prefers Russian (ru-RU)', () => {
 
     await page.reload({ waitUntil: 'load' })
     await expectNoOfferShown(page)
-    await gotoAndHydrate(page, '/en/contact-us')
+    await gotoLoaded(page, '/en/contact-us')
     await expectNoOfferShown(page)
   })
 })
@@ -116,14 +116,14 @@ test.describe('a browser that prefers English (en-US)', () => {
   test.use({ locale: 'en-US' })
 
   test('is offered a Russian page in English, and nothing on an English page', async ({ page }) => {
-    await gotoAndHydrate(page, '/ru/enterprises')
+    await gotoLoaded(page, '/ru/enterprises')
     const english = offer(page, 'en')
     await expect(english).toBeVisible()
     await expect(english.getByRole('link', { name: en.ui.languageOffer })).toHaveAttribute(
       'href',
       '/en/enterprises'
     )
-    await gotoAndHydrate(page, '/en')
+    await gotoLoaded(page, '/en')
     await expectNoOfferShown(page)
   })
 })
@@ -134,14 +134,14 @@ test.describe('a browser that prefers Armenian (hy-AM)', () => {
   test('is offered an English page in Armenian, and nothing on an Armenian page', async ({
     page,
   }) => {
-    await gotoAndHydrate(page, '/en/about')
+    await gotoLoaded(page, '/en/about')
     const armenian = offer(page, 'hy')
     await expect(armenian).toBeVisible()
     await expect(armenian.getByRole('link', { name: hy.ui.languageOffer })).toHaveAttribute(
       'href',
       '/about'
     )
-    await gotoAndHydrate(page, '/about')
+    await gotoLoaded(page, '/about')
     await expectNoOfferShown(page)
   })
 })
@@ -150,7 +150,7 @@ test.describe('a browser that prefers none of the site’s languages (de-DE)', (
   test.use({ locale: 'de-DE' })
 
   test('is offered nothing', async ({ page }) => {
-    await gotoAndHydrate(page, '/en')
+    await gotoLoaded(page, '/en')
     await expectNoOfferShown(page)
   })
 })
@@ -240,7 +240,7 @@ for (const [screen, device] of [
         const offered = otherLanguage(address)
         // The visitor chose that language earlier: stored before the page's own scripts run.
         await page.addInitScript((lng) => localStorage.setItem('selectedLanguage', lng), offered)
-        await gotoAndHydrate(page, address)
+        await gotoLoaded(page, address)
         await expect(offer(page, offered), address).toBeVisible()
         const shifts = await layoutShifts(page)
         expect(shifts.score, `${address}: ${shifts.moved.join('; ')}`).toBeLessThanOrEqual(0.01)
@@ -286,9 +286,9 @@ test.describe('a page restored from the back/forward cache', () => {
           Object.assign(window, { restored: event.persisted })
         )
       )
-      await gotoAndHydrate(page, '/')
+      await gotoLoaded(page, '/')
       await expect(offer(page, 'ru')).toBeVisible()
-      await gotoAndHydrate(page, '/en/about')
+      await gotoLoaded(page, '/en/about')
       await offer(page, 'ru').getByRole('button', { name: ru.ui.close }).click()
       await expect(offer(page, 'ru')).toBeHidden()
       await page.goBack({ waitUntil: 'commit' })
@@ -333,7 +333,6 @@ test.describe('a prerendered page', () => {
     })
     await session.send('Preload.enable')
     await page!.goto(`${baseURL}${path}`, { waitUntil: 'load' })
-    await page!.waitForSelector('html[data-client-loaded="true"]')
     await expect
       .poll(() => rulesInPlace, { message: 'the speculation rules are in place' })
       .toBe(true)
@@ -393,7 +392,10 @@ test.describe('a prerendered page', () => {
     await expect
       .poll(() => page.evaluate(() => location.pathname).catch(() => ''), { timeout: 15_000 })
       .toBe('/en/contact-us')
-    await page.waitForSelector('html[data-client-loaded="true"]')
+    // Shown: the entry decides again as the page is activated, in the same task.
+    await page.waitForFunction(
+      () => !(document as Document & { prerendering?: boolean }).prerendering
+    )
     const shown = await page.evaluate(() => ({
       activationStart: (
         performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & {

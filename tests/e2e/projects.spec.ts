@@ -5,7 +5,7 @@
  */
 import seed from '../../content-service/seed/enterprises.json' with { type: 'json' }
 import { dictionaries } from '../../src/shared/i18n'
-import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, test } from '../support/e2e/fixtures'
 
 const arabkir = seed.enterprises[0]!
 const LANGUAGES = [
@@ -18,7 +18,7 @@ for (const { prefix, lang, title, siteName } of LANGUAGES) {
   test(`in ${lang}, clicking a card's title on the enterprises page opens the project's page`, async ({
     page,
   }) => {
-    await gotoAndHydrate(page, `${prefix}/enterprises`)
+    await gotoLoaded(page, `${prefix}/enterprises`)
     await page.locator('.feature-row__title').getByRole('link', { name: title }).click()
     await expect(page).toHaveURL(`${prefix}/enterprises/1-arabkir-residence`)
     await expect(page.locator('h1')).toHaveText(title)
@@ -33,7 +33,7 @@ for (const { prefix, lang, title, siteName } of LANGUAGES) {
 test("clicking a carousel card's photo on the home page opens the project's page", async ({
   page,
 }) => {
-  await gotoAndHydrate(page, '/en')
+  await gotoLoaded(page, '/en')
   const card = page
     .locator('.enterprise-card', { has: page.getByRole('link', { name: arabkir.title }) })
     .first()

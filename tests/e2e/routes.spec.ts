@@ -4,7 +4,7 @@
  * (200 at its own address, its language, one h1, the header, nav, main and footer landmarks) is
  * checked on a phone and a desktop, in every engine, by visitor-pages.spec.ts.
  */
-import { expect, gotoAndHydrate, test } from '../support/e2e/fixtures'
+import { expect, gotoLoaded, test } from '../support/e2e/fixtures'
 
 test.describe('GET /en/nope', () => {
   test('shows the error page with "Page not found" and status 404', async ({
@@ -13,7 +13,7 @@ test.describe('GET /en/nope', () => {
   }) => {
     pageProblems.allow('/en/nope', 404)
 
-    const response = await gotoAndHydrate(page, '/en/nope')
+    const response = await gotoLoaded(page, '/en/nope')
 
     expect(response.status()).toBe(404)
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
@@ -28,7 +28,7 @@ test.describe('GET /fr/about', () => {
   }) => {
     const entriesBefore = await page.evaluate(() => history.length)
 
-    const response = await gotoAndHydrate(page, '/fr/about')
+    const response = await gotoLoaded(page, '/fr/about')
 
     expect(response.status()).toBe(200)
     expect(page.url()).toBe(new URL('/', baseURL).href)

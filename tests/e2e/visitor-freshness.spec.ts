@@ -66,7 +66,7 @@ test.describe('a page edited between two visits', () => {
       expect(before).not.toBe('(no services heading)')
 
       // The visitor leaves the site; an editor changes the page and publishes.
-      await visitor.open('about:blank', { hydrate: false })
+      await visitor.open('about:blank')
       const after = `Services edited ${Date.now()}`
       backend!.edit('home', { servicesTitle: after })
       await publishHome()

@@ -100,9 +100,9 @@ test('the carousel hydrates near the viewport, and its arrow moves it one slide 
   )
   await until(
     visitor,
-    () => document.querySelector('[data-island="carousel"][data-hydrated="true"]') !== null,
+    () => document.querySelector('.carousel')!.classList.contains('swiper-initialized'),
     null,
-    { what: 'the carousel to hydrate' }
+    { what: 'Swiper to take the carousel over' }
   )
   // Paused first, so that only the arrow moves it.
   await visitor.click('.carousel__play')

@@ -12,7 +12,7 @@ for (const address of ONE_PAGE_OF_EACH_KIND) {
   test(`leaving ${address} right after its load event logs no error and reports nothing`, async ({
     visitor,
   }) => {
-    await visitor.open(address, { hydrate: false })
+    await visitor.open(address)
     await visitor.open(address === '/en/about' ? '/en' : '/en/about')
     // Past the time a deferred report would take to be sent from a page that had stayed.
     await new Promise((resolve) => setTimeout(resolve, 1_000))

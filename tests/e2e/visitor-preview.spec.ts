@@ -128,7 +128,7 @@ test.describe('an editor previewing a change', () => {
         what: 'the public page after exit',
       })
       expect(await visitor.run(marks, null)).toEqual([])
-      expect([401, 403]).toContain(await visitor.open('/_preview/ru/about', { hydrate: false }))
+      expect([401, 403]).toContain(await visitor.open('/_preview/ru/about'))
       visitor.problems.take()
     } finally {
       await visitor.close()

@@ -7,8 +7,9 @@
  *   (HTTP 4xx/5xx or a network failure) fail the test when it ends; `pageProblems.allow` excuses expected ones.
  * - `pageProblems`: the collector behind `page` and `noJsPage`; `allow(url, status?)` expects a failure, `take()` reads and clears.
  * - `noJsPage`: a page in its own context with JavaScript disabled (what crawlers and no-JS visitors get), watched the same way.
- * - `gotoAndHydrate(page, path)`: navigates, waits for `load`, and when the page has `[data-island]`
- *   elements also for `html[data-client-loaded="true"]`; returns the main response.
+ * - `gotoLoaded(page, path)`: navigates and waits for the `load` event (the client entry has run by
+ *   then); returns the main response.
+ * - `scrollToCarousel(page)`: scrolls the carousel on screen and waits until Swiper has taken it over.
  * - `phone` / `desktop`: context presets for `test.use(phone)` (375x812 touch, 1280x800); `viewports` holds the sizes.
  * - `screenshot(page, name)`: a full-page PNG in tests/e2e/screenshots/<name>.png (git-ignored) for humans to look at.
  */
@@ -113,27 +114,28 @@ export const test = base.extend<Fixtures>({
 })
 
 /**
- * Navigates to `path` (relative to baseURL) and waits until the page is usable: the `load` event,
- * and, when the server rendered islands, the client entry's `data-client-loaded` signal.
- * Use plain `page.goto` on `noJsPage`: without JavaScript no island ever hydrates.
+ * Navigates to `path` (relative to baseURL) and waits for the `load` event. The client entry is a
+ * module script, which runs before DOMContentLoaded: by `load` it has decided the language offer
+ * and armed the islands. An island hydrates later, on its own trigger (client/islands/registry.ts),
+ * so a test that needs one hydrated waits for what its hydration shows (an open menu, a toast,
+ * Swiper's controls), and a click on an interaction island's button is held until it has hydrated
+ * (client/triggers.ts), so Playwright's auto-waiting `expect` on the click's result is enough.
  */
-export async function gotoAndHydrate(page: Page, path: string): Promise<Response> {
+export async function gotoLoaded(page: Page, path: string): Promise<Response> {
   const response = await page.goto(path, { waitUntil: 'load' })
   if (!response) throw new Error(`navigating to ${path} produced no response`)
-  if ((await page.locator('[data-island]').count()) > 0) {
-    await page.locator('html[data-client-loaded="true"]').waitFor({ state: 'attached' })
-  }
   return response
 }
 
 /**
- * Scrolls to an island that hydrates only near the viewport (`hydrate: 'visible'` in
- * client/islands/registry.ts: the carousel) and waits until it has hydrated.
+ * Scrolls the carousel on screen, which hydrates it (`hydrate: ['visible']` in
+ * client/islands/registry.ts), and waits until Swiper has taken the list over (its own
+ * `swiper-initialized` class, which its layout and controls come with).
  */
-export async function scrollToIsland(page: Page, name: string): Promise<void> {
-  const marker = page.locator(`[data-island="${name}"]`)
-  await marker.locator('xpath=..').scrollIntoViewIfNeeded()
-  await page.locator(`[data-island="${name}"][data-hydrated="true"]`).waitFor({ state: 'attached' })
+export async function scrollToCarousel(page: Page): Promise<void> {
+  const carousel = page.locator('.carousel')
+  await carousel.scrollIntoViewIfNeeded()
+  await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
 }
 
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png and returns its path. */

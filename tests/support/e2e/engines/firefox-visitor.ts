@@ -5,7 +5,7 @@
  * Firefox emulates no phone: a phone screen is its width and height.
  */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core'
-import { settled } from './in-page'
+import { fontsLoaded } from './in-page'
 import { isAborted, ProblemLog } from './problem-log'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type InPage, type Screen, type Visitor } from './visitor'
@@ -70,14 +70,10 @@ export class FirefoxVisitor implements Visitor {
     return this.page
   }
 
-  async open(
-    path: string,
-    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
-  ): Promise<number> {
+  async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(new URL(path, this.baseURL).href, { waitUntil: 'load' })
-    if (hydrate && !(await page.evaluate(settled, 15_000)))
-      throw new Error(`${path}: the client never signalled data-client-loaded`)
+    await page.evaluate(fontsLoaded)
     return response?.status() ?? 0
   }
 

@@ -67,18 +67,11 @@ export function wordsSplitAcrossLines(selector: string): string[] {
 }
 
 /**
- * Waits for what a visitor waits for after the load event: the fonts, and, when the page has
- * islands, the client's `data-client-loaded` signal (client/main.ts). Returns whether it came.
+ * Waits for what a visitor waits for after the load event: the fonts. The client entry has run by
+ * then; an island hydrates on its own trigger, and a spec that needs one waits for what it shows.
  */
-export async function settled(timeoutMs: number): Promise<boolean> {
+export async function fontsLoaded(): Promise<void> {
   await document.fonts.ready
-  const deadline = performance.now() + timeoutMs
-  const hydrated = () =>
-    document.querySelector('[data-island]') === null ||
-    document.documentElement.dataset.clientLoaded === 'true'
-  while (!hydrated() && performance.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  return hydrated()
 }
 
 /**

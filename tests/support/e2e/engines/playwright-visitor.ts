@@ -5,7 +5,7 @@
  */
 import { errors, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { PageProblems } from '../fixtures'
-import { settled } from './in-page'
+import { fontsLoaded } from './in-page'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type Engine, type InPage, type Screen, type Visitor } from './visitor'
 
@@ -66,14 +66,10 @@ export class PlaywrightVisitor implements Visitor {
     return this.page
   }
 
-  async open(
-    path: string,
-    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
-  ): Promise<number> {
+  async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(path, { waitUntil: 'load' })
-    if (hydrate && !(await page.evaluate(settled, 15_000)))
-      throw new Error(`${path}: the client never signalled data-client-loaded`)
+    await page.evaluate(fontsLoaded)
     return response?.status() ?? 0
   }
 

@@ -30,11 +30,10 @@ export interface Visitor {
   /** What went wrong on the pages so far: console errors, page errors, failed requests of the site. */
   readonly problems: ProblemLog
   /**
-   * Opens `path` at `screen` (default: the desktop), waits for the load event and, when the page
-   * has islands, for the client's `data-client-loaded` signal; returns the HTTP status.
-   * `hydrate: false` returns right after the load event.
+   * Opens `path` at `screen` (default: the desktop) and waits for the load event and the fonts;
+   * returns the HTTP status. Islands hydrate on their own triggers: a spec waits for what they show.
    */
-  open(path: string, options?: { screen?: Screen; hydrate?: boolean }): Promise<number>
+  open(path: string, options?: { screen?: Screen }): Promise<number>
   /** Changes the screen size of the open page (a window resized, a phone turned). */
   resize(screen: Screen): Promise<void>
   run<A, R>(check: InPage<A, R>, arg: A): Promise<R>

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { By, Key, type WebDriver } from 'selenium-webdriver'
-import { settled } from './in-page'
+import { fontsLoaded } from './in-page'
 import type { ProblemLog } from './problem-log'
 import { screenshotFile } from './screenshots'
 import { PROBE_KEY, takeProbedProblems, type WatchingProxy } from './watching-proxy'
@@ -98,17 +98,13 @@ export class WebKitVisitor implements Visitor {
     }
   }
 
-  async open(
-    path: string,
-    { screen = DESKTOP, hydrate = true }: { screen?: Screen; hydrate?: boolean } = {}
-  ): Promise<number> {
+  async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     await this.collect()
     await this.setScreen(screen)
     const url = new URL(path, this.proxy.origin).href
     await this.driver.get(url)
     this.opened = true
-    if (hydrate && !(await this.run(settled, 15_000)))
-      throw new Error(`${path}: the client never signalled data-client-loaded`)
+    await this.run(fontsLoaded, null)
     return this.proxy.documentStatus(await this.driver.getCurrentUrl()) ?? 0
   }
 
