@@ -125,7 +125,14 @@ export function ContactForm({
   errors: initialErrors,
   notice: initialNotice,
 }: ContactFormProps) {
-  const [values, setValues] = useState<ContactValues>(initialValues ?? EMPTY)
+  const [values, setValuesState] = useState<ContactValues>(initialValues ?? EMPTY)
+  // The values as last set, ahead of the render: React reports the fields a visitor typed in during
+  // hydration as changes in one batch, and each must build on the one before, not on this render's.
+  const latest = useRef(values)
+  function setValues(next: ContactValues) {
+    latest.current = next
+    setValuesState(next)
+  }
   const [errors, setErrors] = useState<ContactErrors>(initialErrors ?? {})
   // Spec section 5: validate on submit, then on every change.
   const [validating, setValidating] = useState(Object.keys(initialErrors ?? {}).length > 0)
@@ -149,16 +156,16 @@ export function ContactForm({
   /** The fields' values as the browser holds them, taken into this state where they differ. */
   function catchUp(): ContactValues {
     const typed = Object.fromEntries(
-      FIELDS.map(({ field }) => [field, inputs.current[field]?.value ?? values[field]])
+      FIELDS.map(({ field }) => [field, inputs.current[field]?.value ?? latest.current[field]])
     ) as ContactValues
-    if (FIELDS.some(({ field }) => typed[field] !== values[field])) setValues(typed)
+    if (FIELDS.some(({ field }) => typed[field] !== latest.current[field])) setValues(typed)
     return typed
   }
 
   useEffect(() => void catchUp(), [])
 
   function change(field: ContactField, value: string) {
-    const next = { ...values, [field]: value }
+    const next = { ...latest.current, [field]: value }
     setValues(next)
     if (validating) setErrors(errorsOf(next, commentsMax))
   }
