@@ -83,7 +83,12 @@ async function hydrateMarker(marker: HTMLElement): Promise<void> {
     loadChunk(name, island.load),
     ...styles.map((href) => loadStylesheet(name, href)),
   ])
-  await hydrateIsland(marker, name, Component as Parameters<typeof hydrateIsland>[2], readProps(marker))
+  await hydrateIsland(
+    marker,
+    name,
+    Component as Parameters<typeof hydrateIsland>[2],
+    readProps(marker)
+  )
 }
 
 function armIslands(): void {

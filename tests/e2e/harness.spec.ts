@@ -84,7 +84,10 @@ test.describe('the harness', () => {
     const imageHeld = new Promise<void>((resolve) => (releaseImage = resolve))
     await page.route('**/__harness/slow.svg', async (route) => {
       await imageHeld
-      await route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' })
+      await route.fulfill({
+        contentType: 'image/svg+xml',
+        body: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      })
     })
     await serve(
       page,

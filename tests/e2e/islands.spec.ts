@@ -334,9 +334,10 @@ test.describe('hydration', () => {
   test('evaluates React only once the visitor reaches for an island', async ({ page }) => {
     const islandChunks: string[] = []
     page.on('request', (request) => {
-      const chunk = /\/assets\/(back-to-top|carousel|contact-form|language-dropdown|navbar-menu)-[\w-]+\.js$/.exec(
-        request.url()
-      )
+      const chunk =
+        /\/assets\/(back-to-top|carousel|contact-form|language-dropdown|navbar-menu)-[\w-]+\.js$/.exec(
+          request.url()
+        )
       if (chunk) islandChunks.push(chunk[1]!)
     })
     await gotoLoaded(page, '/en/about')

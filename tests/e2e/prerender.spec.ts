@@ -186,7 +186,9 @@ async function waitForPath(page: Page, path: string): Promise<void> {
 
 /** Waits until the page the click activated is shown and has painted a frame since. */
 async function waitUntilShown(page: Page): Promise<void> {
-  await page.waitForFunction(() => !(document as Document & { prerendering?: boolean }).prerendering)
+  await page.waitForFunction(
+    () => !(document as Document & { prerendering?: boolean }).prerendering
+  )
   await page.evaluate(
     () =>
       new Promise<void>((resolve) =>
