@@ -9,7 +9,7 @@ import {
   type ContentReport,
   type Gap,
   type PageCompleteness,
-} from '../../content/report'
+} from '../../report'
 import { LANGUAGES, localizePath, type Lng } from '../../shared/languages'
 import { CONTENT_REPORT_JSON } from '../../shared/report-addresses'
 

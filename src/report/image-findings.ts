@@ -11,8 +11,8 @@ import {
   IMAGE_WIDTHS,
   openOriginal,
   type LoadResult,
-} from '../../images'
-import { IMAGE_FIELDS } from '../schemas'
+} from '../images'
+import { IMAGE_FIELDS } from '../content/schemas'
 import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'
 import type { Gap } from './report-shape'
