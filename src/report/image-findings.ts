@@ -5,13 +5,7 @@
  * rendition costs the route a large download for every width it makes. Originals are opened by the
  * route's own loader, so the report cannot judge an image otherwise than the route.
  */
-import {
-  allowedOrigins,
-  checkSource,
-  IMAGE_WIDTHS,
-  openOriginal,
-  type LoadResult,
-} from '../images'
+import { allowedOrigins, checkSource, IMAGE_WIDTHS, openOriginal, type LoadResult } from '../images'
 import { IMAGE_FIELDS } from '../content/schemas'
 import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'

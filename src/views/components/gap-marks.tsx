@@ -7,13 +7,7 @@
  * is the same to the byte.
  */
 import { createContext, use, type ReactNode } from 'react'
-import {
-  gapAnchor,
-  gapCountsOf,
-  gapsOfPage,
-  type ContentReport,
-  type Gap,
-} from '../../report'
+import { gapAnchor, gapCountsOf, gapsOfPage, type ContentReport, type Gap } from '../../report'
 import type { Lng } from '../../shared/languages'
 import { placeOf, type GapPlace } from './gap-places'
 
