@@ -14,7 +14,7 @@ export type PayloadRead = { key: string; hash: string; storedAt: number }
 export type PayloadHashes = ReadonlyMap<string, string>
 /**
  * A payload as loaded from the backend, as sent and as parsed, or why it could not be (one line):
- * what a preview records for the content report (src/content/report/payload-loads.ts).
+ * what a preview records for the content report (src/report/payload-loads.ts).
  */
 export type PayloadLoad = { raw: Record<string, unknown>; payload: unknown } | { error: string }
 

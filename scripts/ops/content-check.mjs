@@ -2,7 +2,7 @@
 /**
  * `npm run content:check -- [--api <origin> [--product <name>] | --env staging|production]
  * [--json] [--check] [--accept <file>]`: what each page's visitors miss, per language, read from a
- * content backend exactly as the site reads it (src/content/report/, bundled for Node from
+ * content backend exactly as the site reads it (src/report/, bundled for Node from
  * ./content-check/report.ts with esbuild).
  *
  * The backend: by default the bundled reference service under `wrangler dev`, with the local

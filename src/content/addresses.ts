@@ -25,7 +25,7 @@ export const MAX_ADDRESS_LENGTH = 4096
 const SITE = new URL('https://site.invalid/')
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i
 
-/** A parsed address, or why the value is not one (for the content report, src/content/report/). */
+/** A parsed address, or why the value is not one (for the content report, src/report/). */
 export type AddressCheck = { address: string } | { problem: string }
 
 /** The safe form of `raw`, or '' when it is empty or not a safe address for `kind`. */

@@ -35,7 +35,7 @@ export function pickLocalized<T extends object, K extends keyof T & string>(
 /** What the picker shows for a field, and from which of the record's fields (null: none, the value is empty). */
 export type PickedVariant = { value: string | unknown[]; from: string | null }
 
-/** The picker itself, saying which variant it used: the content report reads this (src/content/report/). */
+/** The picker itself, saying which variant it used: the content report reads this (src/report/). */
 export function pickVariant(record: object, field: string, lng: Lng): PickedVariant {
   const fields = record as Record<string, unknown>
   const own = `${PREFIX[lng]}${field}`

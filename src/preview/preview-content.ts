@@ -4,7 +4,7 @@
  * CMS which answers that token with drafts shows them here and only here. No KV payload cache, no
  * payload hashes, no purge: nothing it reads goes where visitors' pages come from. Each payload is
  * loaded once per request and recorded, as sent and as parsed or as its error, in `loads` (the
- * content report's PayloadLoads: src/content/report/payload-loads.ts).
+ * content report's PayloadLoads: src/report/payload-loads.ts).
  * Why: docs/decisions/0045-preview-mode.md.
  */
 import type { Context } from 'hono'
@@ -17,7 +17,7 @@ import {
   payloadTag,
   type PayloadEndpoint,
 } from '../content/payload-catalogue'
-import type { PayloadLoad } from '../content/report'
+import type { PayloadLoad } from '../report'
 import type { AppEnv, Bindings } from '../env'
 import { createContentClient, type ContentClient } from '../freshness'
 

@@ -2,13 +2,13 @@
  * The content report in preview: `/report` as a page for editors, `/report.json` as
  * `npm run content:check -- --json` prints it, for a CMS (docs/operations.md, "Content health").
  * Mounted by the preview site behind its gate, so only a preview session reads it. The backend is
- * read as the CLI reads it, every payload at this moment (src/content/report/load-payloads.ts),
+ * read as the CLI reads it, every payload at this moment (src/report/load-payloads.ts),
  * with the editor's token, and its images opened as the image route opens them.
  */
 import { Hono, type Context } from 'hono'
 import { renderToStaticMarkup } from 'react-dom/server'
 import type { AppEnv } from '../env'
-import { loadPayloads, reportOfLoads, type ContentReport } from '../content/report'
+import { loadPayloads, reportOfLoads, type ContentReport } from '../report'
 import { editorBackend } from '../content/backend-transport'
 import { localizePath } from '../shared/languages'
 import { PREVIEW_EXIT_PATH, PREVIEW_REPORT_PATH, previewPathOf } from '../shared/site-paths'

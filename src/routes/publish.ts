@@ -8,7 +8,7 @@
  *   content did not change (the smoke's check that a tag purge works, scripts/ops/smoke/publish.mjs)
  *   200 {refreshed, changed, failed, purged, purgedAgain, content}: tags (purgedAgain: those of purged
  *   whose content changed one to two minutes ago, purged again), and `content`, the content report
- *   of the payloads it loaded (src/content/report/: what their visitors miss, per page and
+ *   of the payloads it loaded (src/report/: what their visitors miss, per page and
  *   language; images are not read here, `npm run content:check` reads them); 502 when the backend failed some (their
  *   last good content stays); 400 malformed body; 401 bad, missing, expired or replayed signature
  *   (nothing touched); 413 body over PUBLISH_BODY_LIMIT; 429 over PUBLISH_RATE_LIMITER;
@@ -17,7 +17,7 @@
 import { Hono } from 'hono'
 import { apiOrigin } from '../content/backend-transport'
 import { PAYLOAD_ENDPOINTS, payloadTag } from '../content/payload-catalogue'
-import type { PayloadLoad } from '../content/report'
+import type { PayloadLoad } from '../report'
 import type { AppEnv } from '../env'
 import { pagePurgerFor, refreshPayloads, repurgerFor } from '../freshness'
 import { reportError } from '../observability'
@@ -72,7 +72,7 @@ publish.post(PUBLISH_PATH, rateLimit, limitBody, async (c) => {
     loads.set(tag, {
       error: `not delivered (${errors.get(tag) ?? 'see the logs'}); its last good copy stays`,
     })
-  const { buildContentReport } = await import('../content/report')
+  const { buildContentReport } = await import('../report')
   const content = buildContentReport(loads, { backend: `${apiOrigin(c.env)} ${c.env.PRODUCT}` })
   return c.json({ ...report, content }, report.failed.length ? 502 : 200, {
     'Cache-Control': 'no-store',

@@ -38,7 +38,7 @@ export type PageHead = {
 /** What the preview bar (./layout/preview-bar.tsx) shows besides the page itself. */
 export type PreviewBarState = {
   /**
-   * This page's gaps per language, as the content report counts them (src/content/report/): shown
+   * This page's gaps per language, as the content report counts them (src/report/): shown
    * beside each language once known; nothing is shown while undefined.
    */
   gapCounts?: Record<Lng, number>

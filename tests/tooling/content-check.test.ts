@@ -14,7 +14,7 @@ import { ROOT, runScript } from '../support/run-script'
 import { prepareLocalContent } from '../../scripts/ops/content-check/local-content.mjs'
 import { readSeed } from '../../content-service/scripts/seed-sql.mjs'
 import { startFakeBackend } from '../../scripts/lib/fake-backend.mjs'
-import type { ContentReport } from '../../src/content/report'
+import type { ContentReport } from '../../src/report'
 
 type Backend = Awaited<ReturnType<typeof startFakeBackend>>
 let backends: Backend[] = []

@@ -1,5 +1,5 @@
 /**
- * The content report (src/content/report/): what each page's visitors miss, per language, found
+ * The content report (src/report/): what each page's visitors miss, per language, found
  * by the site's own picker, address parser, sanitizer and project rules; and the publish hook's
  * answer, which lists the gaps of the payloads it just loaded.
  */
@@ -15,8 +15,8 @@ import {
   type ContentReport,
   type Gap,
   type PayloadLoad,
-} from '../../src/content/report'
-import { findDictionaryGaps } from '../../src/content/report/dictionary-gaps'
+} from '../../src/report'
+import { findDictionaryGaps } from '../../src/report/dictionary-gaps'
 import { dictionaries } from '../../src/shared/i18n'
 import { payloadSchema } from '../../src/content/payload-catalogue'
 import { fakeBackend, json, samplePayloads, text } from '../support/worker/fake-backend'

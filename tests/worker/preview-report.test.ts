@@ -1,12 +1,12 @@
 /**
  * The content report in preview: marks in place on a preview page, made from the payloads that
- * request loaded by the report module (src/content/report/, src/views/components/gap-marks.tsx);
+ * request loaded by the report module (src/report/, src/views/components/gap-marks.tsx);
  * the preview bar's counts; the report's page and JSON at /_preview/report(.json), for a preview
  * session only.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Bindings } from '../../src/env'
-import type { ContentReport } from '../../src/content/report'
+import type { ContentReport } from '../../src/report'
 import { fakeBackend, json } from '../support/worker/fake-backend'
 import { EDITOR_TOKEN, enterPreview, previewLink, PREVIEW_SECRET } from '../support/worker/preview'
 import { fetchPage } from '../support/worker/worker'

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /**
  * The content report for Node: the entry ../content-check.mjs bundles with esbuild, importing the
- * site's own modules (src/content/report/ and what it uses: the payload loader, schemas, picker,
+ * site's own modules (src/report/ and what it uses: the payload loader, schemas, picker,
  * sanitizer, address and image checks), so the CLI cannot interpret content otherwise than the
  * site. Nothing here needs a Workers binding: the backend is reached over HTTP, originals are opened
  * by the image route's own loader, with public/ standing in for its ASSETS binding.
@@ -13,9 +13,9 @@ import {
   findImageGaps,
   loadPayloads,
   type ContentReport,
-} from '../../../src/content/report'
+} from '../../../src/report'
 
-export { acceptGaps, formatReportText, parseAcceptedGaps } from '../../../src/content/report'
+export { acceptGaps, formatReportText, parseAcceptedGaps } from '../../../src/report'
 
 export type Backend = {
   /** The backend's origin (spec section 7: `${origin}/api/${product}/...`). */

@@ -1,19 +1,13 @@
 /**
  * Preview's marks: on a preview page, each gap the content report finds for that page and language
- * (src/content/report/) is marked where its field is shown, or where its section would be. A mark
+ * (src/report/) is marked where its field is shown, or where its section would be. A mark
  * is a small link to the gap's line on the report's page: it names the field in visible text,
  * needs no script, and is reached with the keyboard like any link. The context is provided only
  * in preview (src/views/renderer.tsx): without it every mark renders nothing, so a visitor's page
  * is the same to the byte.
  */
 import { createContext, use, type ReactNode } from 'react'
-import {
-  gapAnchor,
-  gapCountsOf,
-  gapsOfPage,
-  type ContentReport,
-  type Gap,
-} from '../../content/report'
+import { gapAnchor, gapCountsOf, gapsOfPage, type ContentReport, type Gap } from '../../report'
 import type { Lng } from '../../shared/languages'
 import { placeOf, type GapPlace } from './gap-places'
 

@@ -4,7 +4,7 @@
  * (`missions[1].ru_title` -> `missions`); a gap no place names (page meta data, a payload that
  * failed, an item without a page) is marked at the end of the page.
  */
-import type { Gap } from '../../content/report'
+import type { Gap } from '../../report'
 import { SOCIAL_LINK_FIELDS } from '../../content/schemas'
 
 /** The places of the pages, by payload source, and the first field names each shows. */

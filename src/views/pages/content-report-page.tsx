@@ -4,12 +4,7 @@
  * each page links to its preview in every language. Plain HTML, no script: a standalone document,
  * not the site's layout, so nothing of the site's own content can fail it.
  */
-import {
-  gapAnchor,
-  type ContentReport,
-  type Gap,
-  type PageCompleteness,
-} from '../../content/report'
+import { gapAnchor, type ContentReport, type Gap, type PageCompleteness } from '../../report'
 import { LANGUAGES, localizePath, type Lng } from '../../shared/languages'
 import { CONTENT_REPORT_JSON } from '../../shared/report-addresses'
 

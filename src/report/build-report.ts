@@ -3,9 +3,9 @@
  * miss, and how complete it is. The pages are the catalogue's (../payload-catalogue.ts), project
  * pages those ../projects.ts gives a page, the shared navbar on a page of its own.
  */
-import { LANGUAGES } from '../../shared/languages'
-import { describeProblems, projectPath, projectsOf } from '../projects'
-import type { EnterprisesPayload } from '../schemas'
+import { LANGUAGES } from '../shared/languages'
+import { describeProblems, projectPath, projectsOf } from '../content/projects'
+import type { EnterprisesPayload } from '../content/schemas'
 import { gapLine } from './accepted-gaps'
 import { findDictionaryGaps } from './dictionary-gaps'
 import { fixOf } from './fix-of'

@@ -1,5 +1,5 @@
 /** The content report's input: the payloads as loaded, by tag. */
-import type { PayloadLoad } from '../../env'
+import type { PayloadLoad } from '../env'
 
 export type { PayloadLoad }
 /** Loaded payloads by their tag (`payload:get-about-page`, `payload:page-meta-data:/about`: ../payload-catalogue.ts). */

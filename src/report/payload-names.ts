@@ -1,5 +1,5 @@
 /** How the report names a payload, by its tag (../payload-catalogue.ts): its source and its page. */
-import { pageOfTag } from '../payload-catalogue'
+import { pageOfTag } from '../content/payload-catalogue'
 
 /** The payload's source name in the report: its tag without `payload:`. */
 export function sourceOf(tag: string): string {

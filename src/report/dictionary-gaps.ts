@@ -1,6 +1,6 @@
 /** The keys of the bundled dictionaries (src/shared/i18n) that one language lacks or leaves empty. */
-import { dictionaries } from '../../shared/i18n'
-import { LANGUAGES } from '../../shared/languages'
+import { dictionaries } from '../shared/i18n'
+import { LANGUAGES } from '../shared/languages'
 import type { Finding } from './payload-gaps'
 
 type Tree = { [key: string]: string | Tree }

@@ -5,8 +5,8 @@
  * shows wrong: an icon link with no icon to carry it, a button name with nowhere to go, a link
  * with no name to show.
  */
-import { hasText } from '../has-text'
-import { SOCIAL_LINK_FIELDS } from '../schemas'
+import { hasText } from '../content/has-text'
+import { SOCIAL_LINK_FIELDS } from '../content/schemas'
 
 type Fields = Record<string, unknown>
 

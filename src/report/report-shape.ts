@@ -3,7 +3,7 @@
  * -- --json` prints and what the publish hook's answer carries under `content`. Stable: a change
  * that breaks a reader bumps REPORT_VERSION.
  */
-import type { Lng } from '../../shared/languages'
+import type { Lng } from '../shared/languages'
 
 export const REPORT_VERSION = 1
 

@@ -3,8 +3,8 @@
  * the marks on a preview page and its bar's counts come from this one reading, so they cannot
  * disagree with each other or with `npm run content:check`.
  */
-import type { Bindings } from '../../env'
-import { originTimeoutMs } from '../../images'
+import type { Bindings } from '../env'
+import { originTimeoutMs } from '../images'
 import { buildContentReport } from './build-report'
 import { findImageGaps } from './image-findings'
 import type { PayloadLoads } from './payload-loads'

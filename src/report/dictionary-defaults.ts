@@ -3,8 +3,8 @@
  * them empty in every language: the views' `pick(...) || t(key)`. Such a field is not missing for
  * its visitors: the report names the text they read instead of calling it empty.
  */
-import { getT, type TranslationKey } from '../../shared/i18n'
-import type { Lng } from '../../shared/languages'
+import { getT, type TranslationKey } from '../shared/i18n'
+import type { Lng } from '../shared/languages'
 
 /** Per payload source, the field (its path with list indices as `[]`) and its dictionary key. */
 const DEFAULTS: Record<string, Record<string, TranslationKey>> = {

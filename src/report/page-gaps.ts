@@ -3,7 +3,7 @@
  * (the page's own, the shared navbar's, and those of every language), counted as the report
  * counts them, each with an address on the report's page.
  */
-import { LANGUAGES, type Lng } from '../../shared/languages'
+import { LANGUAGES, type Lng } from '../shared/languages'
 import { gapLine } from './accepted-gaps'
 import type { ContentReport, Gap } from './report-shape'
 

@@ -1,5 +1,5 @@
 /** What an editor (or a developer, for a dictionary) does about a gap, in one sentence. */
-import { IMAGE_WIDTHS } from '../../images'
+import { IMAGE_WIDTHS } from '../images'
 import { OVERSIZED_FACTOR } from './image-findings'
 import type { Gap } from './report-shape'
 

@@ -3,9 +3,9 @@
  * catalogue's schemas and paths), without the KV cache: what the backend holds now. A payload that
  * fails, times out or is malformed becomes one line; the others load all the same.
  */
-import type { BackendEnv } from '../backend-transport'
-import { DEFAULT_TIMEOUT_MS } from '../backend-transport'
-import { fetchPayload } from '../fetch-payload'
+import type { BackendEnv } from '../content/backend-transport'
+import { DEFAULT_TIMEOUT_MS } from '../content/backend-transport'
+import { fetchPayload } from '../content/fetch-payload'
 import {
   pageMetaPath,
   pageOfTag,
@@ -13,7 +13,7 @@ import {
   payloadSchema,
   payloadTag,
   type PayloadEndpoint,
-} from '../payload-catalogue'
+} from '../content/payload-catalogue'
 import type { PayloadLoad } from './payload-loads'
 
 /** The pages with meta data of their own: those the page payloads are the content of. */

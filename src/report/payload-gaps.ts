@@ -8,12 +8,12 @@
  * (./optional-fields.ts), and a slot the site fills from its dictionary says so
  * (./dictionary-defaults.ts).
  */
-import type { Lng } from '../../shared/languages'
-import { checkAddress } from '../addresses'
-import { hasText } from '../has-text'
-import { pickVariant, variantPrefix } from '../localize'
-import { sanitizeHtml } from '../sanitize-html'
-import { ADDRESS_FIELDS, HTML_FIELDS, IMAGE_FIELDS } from '../schemas'
+import type { Lng } from '../shared/languages'
+import { checkAddress } from '../content/addresses'
+import { hasText } from '../content/has-text'
+import { pickVariant, variantPrefix } from '../content/localize'
+import { sanitizeHtml } from '../content/sanitize-html'
+import { ADDRESS_FIELDS, HTML_FIELDS, IMAGE_FIELDS } from '../content/schemas'
 import { dictionaryDefault } from './dictionary-defaults'
 import { mayBeEmpty } from './optional-fields'
 import type { Gap } from './report-shape'

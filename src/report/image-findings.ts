@@ -5,14 +5,8 @@
  * rendition costs the route a large download for every width it makes. Originals are opened by the
  * route's own loader, so the report cannot judge an image otherwise than the route.
  */
-import {
-  allowedOrigins,
-  checkSource,
-  IMAGE_WIDTHS,
-  openOriginal,
-  type LoadResult,
-} from '../../images'
-import { IMAGE_FIELDS } from '../schemas'
+import { allowedOrigins, checkSource, IMAGE_WIDTHS, openOriginal, type LoadResult } from '../images'
+import { IMAGE_FIELDS } from '../content/schemas'
 import type { PayloadLoads } from './payload-loads'
 import { pageOf, sourceOf } from './payload-names'
 import type { Gap } from './report-shape'
