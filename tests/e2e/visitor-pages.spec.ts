@@ -3,8 +3,9 @@
  * (tests/support/e2e/engines): it answers 200 at its own address, in its language, with the header, nav,
  * main and footer landmarks (spec section 2's routes); nothing overflows sideways; every image a
  * visitor scrolls past loads, through the image route (the logo aside); the banner is the page's
- * one h1 and its photo is fetched first; and the page, hydrated, logs no error (the `visitor`
- * fixture fails the test on any; React reports a hydration mismatch as one). Each run leaves
+ * one h1 and its photo is fetched first; and the page, its islands hydrating as the scroll through
+ * it reaches them, logs no error (the `visitor` fixture fails the test on any; React reports a
+ * hydration mismatch as one). Each run leaves
  * full-page screenshots in tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'
