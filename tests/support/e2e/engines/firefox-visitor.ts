@@ -5,7 +5,7 @@
  * Firefox emulates no phone: a phone screen is its width and height.
  */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core'
-import { fontsLoaded } from './in-page'
+import { loadedWithFonts } from './in-page'
 import { isAborted, ProblemLog } from './problem-log'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type InPage, type Screen, type Visitor } from './visitor'
@@ -73,7 +73,7 @@ export class FirefoxVisitor implements Visitor {
   async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(new URL(path, this.baseURL).href, { waitUntil: 'load' })
-    await page.evaluate(fontsLoaded)
+    await page.evaluate(loadedWithFonts)
     return response?.status() ?? 0
   }
 

@@ -67,10 +67,13 @@ export function wordsSplitAcrossLines(selector: string): string[] {
 }
 
 /**
- * Waits for what a visitor waits for after the load event: the fonts. The client entry has run by
- * then; an island hydrates on its own trigger, and a spec that needs one waits for what it shows.
+ * Waits for the load event (a driver may hand the page back before it) and the fonts. The client
+ * entry has run by then; an island hydrates on its own trigger, and a spec that needs one waits
+ * for what it shows.
  */
-export async function fontsLoaded(): Promise<void> {
+export async function loadedWithFonts(): Promise<void> {
+  if (document.readyState !== 'complete')
+    await new Promise((resolve) => addEventListener('load', resolve, { once: true }))
   await document.fonts.ready
 }
 

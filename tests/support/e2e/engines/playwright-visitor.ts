@@ -5,7 +5,7 @@
  */
 import { errors, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { PageProblems } from '../fixtures'
-import { fontsLoaded } from './in-page'
+import { loadedWithFonts } from './in-page'
 import { screenshotFile } from './screenshots'
 import { DESKTOP, type Engine, type InPage, type Screen, type Visitor } from './visitor'
 
@@ -69,7 +69,7 @@ export class PlaywrightVisitor implements Visitor {
   async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     const page = await this.pageFor(screen)
     const response = await page.goto(path, { waitUntil: 'load' })
-    await page.evaluate(fontsLoaded)
+    await page.evaluate(loadedWithFonts)
     return response?.status() ?? 0
   }
 

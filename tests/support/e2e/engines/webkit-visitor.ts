@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { By, Key, type WebDriver } from 'selenium-webdriver'
-import { fontsLoaded } from './in-page'
+import { loadedWithFonts } from './in-page'
 import type { ProblemLog } from './problem-log'
 import { screenshotFile } from './screenshots'
 import { PROBE_KEY, takeProbedProblems, type WatchingProxy } from './watching-proxy'
@@ -104,7 +104,7 @@ export class WebKitVisitor implements Visitor {
     const url = new URL(path, this.proxy.origin).href
     await this.driver.get(url)
     this.opened = true
-    await this.run(fontsLoaded, null)
+    await this.run(loadedWithFonts, null)
     return this.proxy.documentStatus(await this.driver.getCurrentUrl()) ?? 0
   }
 
