@@ -192,7 +192,7 @@ async function runStage(stage) {
   // every process it waited for: Node, workerd, the browsers). `trap : INT` keeps sh waiting for
   // the stage on a Ctrl-C, which its processes still get with their default handling.
   const child = spawn(
-    'sh',
+    '/bin/sh',
     [
       '-c',
       'trap : INT; "$@"; status=$?; times >"$CPU_FILE"; exit $status',
