@@ -51,10 +51,11 @@ const LANES = [
     },
     { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
     { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
+    { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
+    { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
-  // The longest stage first, then two short ones that mostly wait (for a TTL, for a server), so
-  // that the lanes end together: on a quiet 2-core machine the browser tests take about as long
-  // as the checks and the worker tests side by side with them (docs/testing.md).
+  // The longest stage alone, so that the lanes end together: on a quiet 2-core machine the
+  // browser tests take about as long as the rest side by side with them (docs/testing.md).
   // Debian's chromium and its headless shell (docs/decisions/0036), unless CHROME_PATH names
   // another (CI: the runner's Google Chrome).
   [
@@ -66,8 +67,6 @@ const LANES = [
         ? []
         : [SYSTEM_BROWSERS.chromium, SYSTEM_BROWSERS.chromiumHeadlessShell],
     },
-    { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
-    { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
 ]
 
@@ -192,7 +191,7 @@ async function runStage(stage) {
   // every process it waited for: Node, workerd, the browsers). `trap : INT` keeps sh waiting for
   // the stage on a Ctrl-C, which its processes still get with their default handling.
   const child = spawn(
-    'sh',
+    '/bin/sh',
     [
       '-c',
       'trap : INT; "$@"; status=$?; times >"$CPU_FILE"; exit $status',

@@ -141,23 +141,38 @@ test('reports an uncaught error to /api/client-errors', async ({ page, pageProbl
   const reporter = page.waitForResponse(REPORTER_CHUNK)
   await gotoLoaded(page, '/')
   await reporter
-  // The reporter listens for errors once its own chunks have arrived: no request may be pending.
-  await page.waitForLoadState('networkidle')
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
-  const report = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
-  await page.evaluate(() => {
-    setTimeout(() => {
-      throw new Error('telemetry e2e check')
-    })
-  })
-  const response = await report
+  // The reporter listens for errors once its chunks have arrived and run, which no event of the
+  // page tells: an error thrown before then is only the page's. So the error is thrown again, a
+  // second apart, until one is reported.
+  const reported = page.waitForResponse((response) => response.url().endsWith('/api/client-errors'))
+  let thrown = 0
+  await expect
+    .poll(
+      async () => {
+        thrown += 1
+        await page.evaluate(() => {
+          setTimeout(() => {
+            throw new Error('telemetry e2e check')
+          })
+        })
+        return Promise.race([
+          reported.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000)),
+        ])
+      },
+      { timeout: 60_000, intervals: [0] }
+    )
+    .toBe(true)
+  const response = await reported
   expect(response.status()).toBe(200)
   expect(beaconOf(response.request())).toMatchObject({
     page: '/',
     errors: [{ kind: 'error', message: expect.stringContaining('telemetry e2e check') }],
   })
-  // The error above is the point of this test, not a problem of the page.
-  expect(pageProblems.take()).toEqual([expect.stringContaining('telemetry e2e check')])
+  // The errors above are the point of this test, not problems of the page: each of them, once.
+  const problems: string[] = []
+  await expect.poll(() => problems.push(...pageProblems.take()) && problems.length).toBe(thrown)
+  expect(problems).toEqual(problems.map(() => expect.stringContaining('telemetry e2e check')))
 })
 
 test('reports an island whose chunk fails to load as a chunk-load failure', async ({

@@ -29,7 +29,9 @@ describe('npm run check:deploy', () => {
     const { status, output } = checkDeploy('complete.toml')
     expect(output).toContain('ok   tests/tooling/fixtures/complete.toml --env staging')
     expect(status).toBe(0)
-  })
+    // A deadline, not a measure: three `wrangler deploy --dry-run` bundles, seconds each on a
+    // busy 2-core machine.
+  }, 180_000)
 
   it('fails when an environment lacks a binding of the top level', () => {
     const { status, output } = checkDeploy('missing-binding.toml')

@@ -119,7 +119,9 @@ describe('npm test on a machine without Debian’s chromium and its headless she
     expect(existsSync(path.join(machine.binDir, 'chromium'))).toBe(true)
     expect(existsSync(path.join(machine.binDir, 'chromium-headless-shell'))).toBe(true)
     expect(lines).toContainEqual(
-      expect.stringMatching(/^ok browser tests \(\d+ s\): e2e: 3 passed, 0 failed, 0 skipped$/)
+      expect.stringMatching(
+        /^ok browser tests \(\d+ s, \d+ CPU-s\): e2e: 3 passed, 0 failed, 0 skipped$/
+      )
     )
     expect(lines.at(-1)).toBe('npm test: all 1 stages passed')
   })

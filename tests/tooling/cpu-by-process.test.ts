@@ -1,0 +1,35 @@
+/// <reference types="node" />
+/**
+ * scripts/cpu-by-process.mjs, how docs/testing.md's "Where the time goes" is measured: it runs a
+ * command, passes its exit status on, and names the kind of process that used the CPU.
+ */
+import { describe, expect, it } from 'vitest'
+import { runScript } from '../support/run-script'
+
+/** A Node process that keeps one core busy for `ms`, then exits with `code`. */
+const burn = (ms: number, code: number) =>
+  `const end = Date.now() + ${ms}; while (Date.now() < end); process.exit(${code})`
+
+describe('node scripts/cpu-by-process.mjs', () => {
+  it('counts a busy child under its kind of process and passes its exit status on', async () => {
+    const run = await runScript('scripts/cpu-by-process.mjs', [
+      '--every',
+      '200',
+      '--',
+      process.execPath,
+      '-e',
+      burn(2000, 3),
+    ])
+    expect(run.status, run.stderr).toBe(3)
+    expect(run.stdout).toMatch(/^cpu-by-process: \d+ s; the machine busy \d+ CPU-s \(\d+ %\)/m)
+    const node = /^ {2}other node +(\d+) CPU-s$/m.exec(run.stdout)
+    expect(node, run.stdout).not.toBeNull()
+    expect(Number(node![1])).toBeGreaterThanOrEqual(1)
+  })
+
+  it('refuses to run without a command, saying how to call it', async () => {
+    const run = await runScript('scripts/cpu-by-process.mjs', ['--every', '100'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/^usage: node scripts\/cpu-by-process\.mjs/)
+  })
+})
