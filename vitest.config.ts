@@ -34,7 +34,6 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
@@ -118,10 +117,6 @@ if (!existsSync(manifest) && existsSync(buildScript)) {
 
 export default defineConfig({
   test: {
-    // Two files at a time, on a 2-core machine too (Vitest's default there is one): the worker
-    // tests mostly wait (for a queue's batch, a spawned script, a transform), so a second file
-    // runs in the first one's waits. The site's files then share two Workers runtimes, not one.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         // Node, not the Workers runtime: the operator's scripts (npm run check:deploy).
@@ -187,9 +182,11 @@ export default defineConfig({
         ],
         test: {
           name: 'site',
-          // A Workers runtime for many test files, not one each (two seconds of startup per file):
+          // One Workers runtime for every test file, not one each (two seconds of startup per file):
           // tests/support/setup/site.ts empties storage and re-evaluates the site's modules before
-          // each file, so a file still starts as in a runtime of its own, in any order.
+          // each file, so a file still starts as in a runtime of its own, in any order. One Vitest
+          // worker on a 2-core machine (its default, cores - 1): the suite is bound by CPU, and a
+          // second one made the whole `npm test` slower (docs/testing.md).
           isolate: false,
           include: ['tests/worker/**/*.test.ts'],
           // A deadline, not a measure: a test that starts new isolates evaluates the site's modules

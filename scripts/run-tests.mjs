@@ -51,11 +51,10 @@ const LANES = [
     },
     { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
     { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
-    { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
-    { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
-  // The longest stage alone, so that the lanes end together: on a quiet 2-core machine the
-  // browser tests take about as long as the rest side by side with them (docs/testing.md).
+  // The longest stage first, then two short ones that mostly wait (for a TTL, for a server), so
+  // that the lanes end together: on a quiet 2-core machine the browser tests take about as long
+  // as the checks and the worker tests side by side with them (docs/testing.md).
   // Debian's chromium and its headless shell (docs/decisions/0036), unless CHROME_PATH names
   // another (CI: the runner's Google Chrome).
   [
@@ -67,6 +66,8 @@ const LANES = [
         ? []
         : [SYSTEM_BROWSERS.chromium, SYSTEM_BROWSERS.chromiumHeadlessShell],
     },
+    { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
+    { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
   ],
 ]
 
