@@ -185,8 +185,8 @@ export default defineConfig({
           // One Workers runtime for every test file, not one each (two seconds of startup per file):
           // tests/support/setup/site.ts empties storage and re-evaluates the site's modules before
           // each file, so a file still starts as in a runtime of its own, in any order. One Vitest
-          // worker on a 2-core machine (its default, cores - 1): the suite is bound by CPU, and a
-          // second one made the whole `npm test` slower (docs/testing.md).
+          // worker on a 2-core machine (its default, cores - 1): `npm test` is bound by CPU there,
+          // with the browser tests beside this stage (docs/testing.md).
           isolate: false,
           include: ['tests/worker/**/*.test.ts'],
           // A deadline, not a measure: a test that starts new isolates evaluates the site's modules
