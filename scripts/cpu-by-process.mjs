@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `node scripts/cpu-by-process.mjs [--every <ms>] -- <command...>`: runs a command and says where
+ * `node scripts/cpu-by-process.mjs [--every <ms>] [--processes <file>] -- <command...>`: runs a command and says where
  * the machine's CPU went while it ran, by kind of process (Chromium's headless shell, workerd,
  * wrangler's Node, Vitest, Playwright, tsc...), the machine's busy share and its idle CPU seconds.
  * How docs/testing.md's "Where the time goes" is measured: `node scripts/cpu-by-process.mjs -- npm test`.
@@ -12,9 +12,11 @@
  * a process that starts and ends between two readings, and up to one interval of each process's
  * time before it was first seen. Every process on the machine is counted, the command's or not:
  * run it on an otherwise idle machine (a CPU burner shows as `other`). Linux only.
+ * `--processes <file>` also writes each process that used CPU, one JSON line each
+ * (`{ kind, cpu, command }`), to find which server or script inside a kind costs what.
  */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 /** Kinds of process, the first pattern its command line matches naming it. */
 const KINDS = /** @type {const} */ ([
@@ -38,19 +40,24 @@ const dash = args.indexOf('--')
 const command = dash >= 0 ? args.slice(dash + 1) : []
 const everyIndex = args.indexOf('--every')
 const every = everyIndex >= 0 && everyIndex < dash ? Number(args[everyIndex + 1]) : 1000
-if (!command.length || !(every > 0)) {
-  console.error('usage: node scripts/cpu-by-process.mjs [--every <ms>] -- <command...>')
+const processesIndex = args.indexOf('--processes')
+const processesFile =
+  processesIndex >= 0 && processesIndex < dash ? args[processesIndex + 1] : undefined
+if (!command.length || !(every > 0) || (processesIndex >= 0 && !processesFile)) {
+  console.error(
+    'usage: node scripts/cpu-by-process.mjs [--every <ms>] [--processes <file>] -- <command...>'
+  )
   process.exit(2)
 }
 
-/** @type {Map<string, { kind: string, first: number, last: number }>} pid and start time -> ticks */
+/** @type {Map<string, { kind: string, command: string, first: number, last: number }>} pid and start time -> ticks */
 const seen = new Map()
 
-function kindOf(/** @type {string} */ pid) {
-  const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+function commandOf(/** @type {string} */ pid) {
+  const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
   // A process that has exited but is not yet reaped has an empty command line.
   if (!line) return null
-  return KINDS.find(([, pattern]) => pattern.test(line))?.[0] ?? 'other'
+  return { line, kind: KINDS.find(([, pattern]) => pattern.test(line))?.[0] ?? 'other' }
 }
 
 function read() {
@@ -64,9 +71,18 @@ function read() {
       const known = seen.get(key)
       // The kind is read again each time: a process first seen between its fork and its exec
       // still had its parent's command line.
-      const kind = kindOf(pid)
-      if (known) Object.assign(known, { kind: kind ?? known.kind, last: ticks })
-      else seen.set(key, { kind: kind ?? 'other', first: ticks, last: ticks })
+      const found = commandOf(pid)
+      if (known)
+        Object.assign(known, found ? { kind: found.kind, command: found.line } : {}, {
+          last: ticks,
+        })
+      else
+        seen.set(key, {
+          kind: found?.kind ?? 'other',
+          command: found?.line ?? '',
+          first: ticks,
+          last: ticks,
+        })
     } catch {
       // Ended in between, or a kernel thread without a command line.
     }
@@ -105,4 +121,14 @@ console.log(
 for (const [kind, cpu] of [...byKind].sort((a, b) => b[1] - a[1]))
   if (cpu >= 0.5)
     console.log(`  ${kind.padEnd(28)} ${Math.round(cpu).toString().padStart(6)} CPU-s`)
+if (processesFile)
+  writeFileSync(
+    processesFile,
+    [...seen.values()]
+      .filter(({ first, last }) => last > first)
+      .map(({ kind, command, first, last }) =>
+        JSON.stringify({ kind, cpu: (last - first) / TICKS, command: command.slice(0, 400) })
+      )
+      .join('\n') + '\n'
+  )
 process.exitCode = Number(code)

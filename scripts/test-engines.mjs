@@ -69,6 +69,8 @@ function startXvfb() {
 const env = {
   ...process.env,
   E2E_ENGINES: chosen.map((engine) => engine.name).join(','),
+  // Screenshots of every page in each engine, to look at (docs/decisions/0052).
+  E2E_SCREENSHOTS: process.env.E2E_SCREENSHOTS ?? '1',
   WRANGLER_SEND_METRICS: 'false',
 }
 const xvfb =

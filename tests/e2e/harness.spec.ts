@@ -151,7 +151,7 @@ test.describe('the harness', () => {
     })
   })
 
-  test('writes screenshots of Armenian and Cyrillic text to tests/e2e/screenshots', async ({
+  test('writes screenshots of Armenian and Cyrillic text to tests/e2e/screenshots only when the run asks (E2E_SCREENSHOTS=1)', async ({
     page,
   }) => {
     await serve(
@@ -161,8 +161,18 @@ test.describe('the harness', () => {
        <p>Բարև</p><p lang="ru">Привет</p><p lang="en">Hello</p></body></html>`
     )
     await page.goto('/__harness/scripts')
-    const file = await screenshot(page, 'harness-scripts')
-    expect(existsSync(file)).toBe(true)
-    expect(statSync(file).size).toBeGreaterThan(1000)
+    const asked = process.env.E2E_SCREENSHOTS
+    try {
+      delete process.env.E2E_SCREENSHOTS
+      expect(await screenshot(page, 'harness-scripts-not-asked')).toBeNull()
+      process.env.E2E_SCREENSHOTS = '1'
+      const file = await screenshot(page, 'harness-scripts')
+      expect(file).not.toBeNull()
+      expect(existsSync(file!)).toBe(true)
+      expect(statSync(file!).size).toBeGreaterThan(1000)
+    } finally {
+      if (asked === undefined) delete process.env.E2E_SCREENSHOTS
+      else process.env.E2E_SCREENSHOTS = asked
+    }
   })
 })

@@ -259,8 +259,10 @@ for (const [screen, device] of [
         expect(overlap(boxes.offer!, boxes.heading!), `${address}: the heading`).toBe(false)
         if (boxes.form)
           expect(overlap(boxes.offer!, boxes.form), `${address}: the form`).toBe(false)
-        if (/^\/((en|ru)(\/contact-us)?|contact-us)?$/.test(address))
-          await page.screenshot({ path: screenshotFile(`language-offer-${screen}-${address}`) })
+        const file = /^\/((en|ru)(\/contact-us)?|contact-us)?$/.test(address)
+          ? screenshotFile(`language-offer-${screen}-${address}`)
+          : null
+        if (file) await page.screenshot({ path: file })
         await page.evaluate(() => localStorage.clear())
       }
     })

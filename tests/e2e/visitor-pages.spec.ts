@@ -5,7 +5,7 @@
  * visitor scrolls past loads, through the image route (the logo aside); the banner is the page's
  * one h1 and its photo is fetched first; and the page, its islands hydrating as the scroll through
  * it reaches them, logs no error (the `visitor` fixture fails the test on any; React reports a
- * hydration mismatch as one). Each run leaves
+ * hydration mismatch as one). A run that asks (E2E_SCREENSHOTS=1, `npm run test:screenshots`) leaves
  * full-page screenshots in tests/e2e/screenshots/<engine>-<language>-<page>-<phone|desktop>.png to look at.
  */
 import { PAGE_ADDRESSES } from '../support/page-addresses'

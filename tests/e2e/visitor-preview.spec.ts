@@ -1,11 +1,14 @@
 /**
  * An editor's preview, in every engine: a signed link opens a page whose gaps are marked in place
  * (src/views/components/gap-marks.tsx), the preview bar switches language inside preview, the
- * report lists each marked gap, and exit ends the preview, on a site of its own
- * (tests/support/e2e/preview-site.ts). Each run leaves screenshots in
+ * report lists each marked gap, and exit ends the preview. In Chromium also without JavaScript and
+ * with the keyboard only: all of it as plain links, and every mark reached with Tab, in the page's
+ * order, leading to its line in the report. On one site of their own
+ * (tests/support/e2e/preview-site.ts). A run that asks (E2E_SCREENSHOTS=1) leaves screenshots in
  * tests/e2e/screenshots/<engine>-preview-<language>-<phone|desktop>.png to look at.
  */
 import { expect, test } from '../support/e2e/engines/engine-fixtures'
+import { desktop } from '../support/e2e/fixtures'
 import { horizontalOverflow } from '../support/e2e/engines/in-page'
 import { DESKTOP, until, type Screen } from '../support/e2e/engines/visitor'
 import {
@@ -133,5 +136,72 @@ test.describe('an editor previewing a change', () => {
     } finally {
       await visitor.close()
     }
+  })
+
+  test.describe('in Chromium, as plain links and from the keyboard', () => {
+    test.use(desktop)
+    // Playwright's Chromium only: what the engines share is the test above.
+    test.skip(
+      ({ driver, browserName }) => driver !== 'playwright' || browserName !== 'chromium',
+      'Chromium only'
+    )
+
+    test('works without JavaScript: link, marked page, language switch, report, exit', async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false, baseURL: site!.origin })
+      const page = await context.newPage()
+      try {
+        await page.goto(await site!.link('/ru/about'))
+        await expect(page).toHaveURL(/\/_preview\/ru\/about$/)
+        const marks = page.locator('a.gap-mark')
+        await expect(marks.filter({ hasText: ABOUT_MARKS.ru })).toBeVisible()
+        await expect(marks.filter({ hasText: SHARED_MARK })).toBeVisible()
+
+        await page.locator('.preview-bar a[hreflang="hy"]').click()
+        await expect(page).toHaveURL(/\/_preview\/about$/)
+        await expect(marks.filter({ hasText: ABOUT_MARKS.hy })).toBeVisible()
+        await expect(marks.filter({ hasText: ABOUT_MARKS.ru })).toHaveCount(0)
+
+        await marks.filter({ hasText: ABOUT_MARKS.hy }).click()
+        await expect(page).toHaveURL(/\/_preview\/report#gap-[0-9a-z]+$/)
+        const target = new URL(page.url()).hash
+        await expect(page.locator(`li.gap${target}`)).toContainText('arm_subTitleMission')
+        await expect(page.locator(`li.gap${target}`)).toContainText('Fix: fill arm_subTitleMission')
+
+        await page.getByRole('link', { name: 'Exit preview' }).click()
+        await expect(page).not.toHaveURL(/\/_preview\//)
+        const refused = await page.goto('/_preview/ru/about')
+        expect([401, 403]).toContain(refused!.status())
+      } finally {
+        await context.close()
+      }
+    })
+
+    test('reaches every mark with the keyboard, in the order of the page', async ({ browser }) => {
+      const context = await browser.newContext({ baseURL: site!.origin })
+      const page = await context.newPage()
+      try {
+        await page.goto(await site!.link('/ru/about'))
+        await expect(page).toHaveURL(/\/_preview\/ru\/about$/)
+        const expected = await page.locator('a.gap-mark').allTextContents()
+        expect(expected).toEqual(expect.arrayContaining([ABOUT_MARKS.ru, SHARED_MARK]))
+        const reached: string[] = []
+        // Tab through the page until focus leaves it or comes round again; a deadline of presses.
+        for (let press = 0; press < 200 && reached.length < expected.length; press++) {
+          await page.keyboard.press('Tab')
+          const focused = await page.evaluate(() => {
+            const element = document.activeElement
+            return element?.classList.contains('gap-mark') ? element.textContent : null
+          })
+          if (focused && !reached.includes(focused)) reached.push(focused)
+        }
+        expect(reached).toEqual(expected)
+        await page.keyboard.press('Enter')
+        await expect(page).toHaveURL(/\/_preview\/report#gap-/)
+      } finally {
+        await context.close()
+      }
+    })
   })
 })

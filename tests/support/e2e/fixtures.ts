@@ -138,9 +138,12 @@ export async function scrollToCarousel(page: Page): Promise<void> {
   await expect(carousel).toHaveClass(/\bswiper-initialized\b/)
 }
 
-/** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot as tests/e2e/screenshots/<name>.png and returns its path, when the
+ * run takes screenshots (./engines/screenshots.ts); else null.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
   const file = screenshotFile(name)
-  await page.screenshot({ path: file, fullPage: true })
+  if (file) await page.screenshot({ path: file, fullPage: true })
   return file
 }

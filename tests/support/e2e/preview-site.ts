@@ -1,5 +1,5 @@
 /**
- * A site of its own for the preview specs: `wrangler dev` with a preview secret, against the soak's
+ * A site of its own for the preview spec (tests/e2e/visitor-preview.spec.ts): `wrangler dev` with a preview secret, against the soak's
  * fake CMS (scripts/lib/fake-backend.mjs), whose about page has one gap of each kind in one language
  * or another; and signed links to its pages, made as a CMS or `npm run preview:link` makes them.
  */

@@ -108,8 +108,9 @@ export class FirefoxVisitor implements Visitor {
     return this.reportCount
   }
 
-  async screenshot(name: string): Promise<string> {
+  async screenshot(name: string): Promise<string | null> {
     const file = screenshotFile(name)
+    if (!file) return null
     await this.current().screenshot({ path: file as `${string}.png`, fullPage: true })
     return file
   }

@@ -106,6 +106,7 @@ export class PlaywrightVisitor implements Visitor {
 
   async screenshot(name: string): Promise<string | null> {
     const file = screenshotFile(name)
+    if (!file) return null
     try {
       await this.current().screenshot({ path: file, fullPage: true, timeout: SCREENSHOT_WAIT_MS })
       return file

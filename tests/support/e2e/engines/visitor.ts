@@ -48,7 +48,8 @@ export interface Visitor {
   reports(): Promise<number>
   /**
    * A full-page PNG in tests/e2e/screenshots/<name>.png, for people to look at, not a check: its
-   * path, or null when the browser painted no frame for it in time (the test notes it and goes on).
+   * path, or null when the run takes no screenshots (./screenshots.ts) or the browser painted no
+   * frame for it in time (the test notes it and goes on).
    */
   screenshot(name: string): Promise<string | null>
   /** Ends the visit; the problems of its last page are in `problems` after this. */

@@ -163,8 +163,9 @@ export class WebKitVisitor implements Visitor {
     return this.proxy.reports() - this.reportsBefore
   }
 
-  async screenshot(name: string): Promise<string> {
+  async screenshot(name: string): Promise<string | null> {
     const file = screenshotFile(name)
+    if (!file) return null
     const png = await (await this.driver.findElement(By.css('html'))).takeScreenshot()
     writeFileSync(file, Buffer.from(png, 'base64'))
     return file
