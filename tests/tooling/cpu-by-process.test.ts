@@ -3,6 +3,9 @@
  * scripts/cpu-by-process.mjs, how docs/testing.md's "Where the time goes" is measured: it runs a
  * command, passes its exit status on, and names the kind of process that used the CPU.
  */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runScript } from '../support/run-script'
 
@@ -25,6 +28,31 @@ describe('node scripts/cpu-by-process.mjs', () => {
     const node = /^ {2}other node +(\d+) CPU-s$/m.exec(run.stdout)
     expect(node, run.stdout).not.toBeNull()
     expect(Number(node![1])).toBeGreaterThanOrEqual(1)
+  })
+
+  it('writes each process that used CPU, its kind, CPU-s and command line, when asked', async () => {
+    const file = path.join(
+      mkdtempSync(path.join(os.tmpdir(), 'cpu-by-process-')),
+      'processes.jsonl'
+    )
+    const run = await runScript('scripts/cpu-by-process.mjs', [
+      '--every',
+      '200',
+      '--processes',
+      file,
+      '--',
+      process.execPath,
+      '-e',
+      burn(1500, 0),
+    ])
+    expect(run.status, run.stderr).toBe(0)
+    const processes = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; cpu: number; command: string })
+    const burner = processes.find((found) => found.command.startsWith(`${process.execPath} -e `))
+    expect(burner, JSON.stringify(processes)).toMatchObject({ kind: 'other node' })
+    expect(burner!.cpu).toBeGreaterThanOrEqual(0.5)
   })
 
   it('refuses to run without a command, saying how to call it', async () => {
