@@ -4,7 +4,7 @@
  * the site on: with `uploadsIn`, only the payloads of the calls named carry camera uploads, and the
  * rest of the content keeps the bundled images (tests/e2e/images-after-publish.spec.ts). Without it,
  * every payload carries uploads: tests/e2e/images.spec.ts and the bench run on that, and it is not
- * repeated here, since a fresh clone would draw all 36 photos for it.
+ * repeated here, since a fresh clone would draw every kind's photos for it.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { startCameraBackend } from '../../scripts/lib/camera-uploads/server.mjs'
