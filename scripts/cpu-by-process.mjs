@@ -72,11 +72,10 @@ function read() {
       // The kind is read again each time: a process first seen between its fork and its exec
       // still had its parent's command line.
       const found = commandOf(pid)
-      if (known)
-        Object.assign(known, found ? { kind: found.kind, command: found.line } : {}, {
-          last: ticks,
-        })
-      else
+      if (known) {
+        known.last = ticks
+        if (found) Object.assign(known, { kind: found.kind, command: found.line })
+      } else
         seen.set(key, {
           kind: found?.kind ?? 'other',
           command: found?.line ?? '',

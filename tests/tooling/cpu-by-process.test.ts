@@ -9,9 +9,12 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runScript } from '../support/run-script'
 
-/** A Node process that keeps one core busy for `ms`, then exits with `code`. */
+/**
+ * A Node process that spends `ms` of its own CPU time, then exits with `code`: CPU time, not a
+ * wall-clock span, so that a busy machine stretches the run but not what it measures.
+ */
 const burn = (ms: number, code: number) =>
-  `const end = Date.now() + ${ms}; while (Date.now() < end); process.exit(${code})`
+  `const cpu = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000 }; while (cpu() < ${ms}); process.exit(${code})`
 
 describe('node scripts/cpu-by-process.mjs', () => {
   it('counts a busy child under its kind of process and passes its exit status on', async () => {

@@ -138,7 +138,7 @@ function uploadNames(seed) {
  * How many different photos each kind of slot (landscape, portrait, icon) draws from: each upload
  * serves one of them, taking turns in the order of the addresses. An upload's renditions follow its
  * address, so sharing bytes changes nothing the site does; drawing a 4000×3000 photo costs about
- * 1.4 CPU-s, and a fresh clone would draw 36 for the whole seed.
+ * 1.4 CPU-s, and the seed has 35 uploads.
  */
 const PHOTOS_PER_KIND = 3
 
@@ -154,17 +154,18 @@ async function generatePhotos(uploads) {
         : 'landscape'
     return { upload, kind, photo: `${kind}-${turns[kind]++ % PHOTOS_PER_KIND}` }
   })
-  const queue = [...new Set(slots.map((slot) => slot.photo))]
+  /** Each photo to draw, once, with its kind. */
+  const queue = [...new Map(slots.map(({ photo, kind }) => [photo, kind]))]
   /** @type {Map<string, string>} photo name -> file */
   const files = new Map()
   const worker = async () => {
-    for (let photo = queue.shift(); photo; photo = queue.shift())
-      files.set(photo, await cameraPhotoPath(photo, PHOTO_OPTIONS[photo.replace(/-\d+$/, '')]))
+    for (let next = queue.shift(); next; next = queue.shift())
+      files.set(next[0], await cameraPhotoPath(next[0], PHOTO_OPTIONS[next[1]]))
   }
   await Promise.all([worker(), worker()])
   for (const { upload, kind, photo } of slots) {
     const file = /** @type {string} */ (files.get(photo))
-    const { width = 4000, height = 3000, format } = PHOTO_OPTIONS[kind]
+    const { width, height, format } = PHOTO_OPTIONS[kind]
     photos.set(upload, {
       file,
       bytes: statSync(file).size,
