@@ -176,6 +176,11 @@ export function answerFromStore(
     headers.delete('Content-Type')
     return new Response(null, { status: 304, headers })
   }
+  // Behind Cloudflare every request reaches the worker with `Accept-Encoding: br, gzip`, whatever
+  // the client sent (its own is in request.cf.clientAcceptEncoding), and the front end encodes the
+  // answer for the client's own header (Cloudflare's content compression; Miniflare, under
+  // `wrangler dev`, does the same). A client that sent none gets gzip: any coding is acceptable to
+  // it (RFC 9110, section 12.5.3). This check serves requests that reach the worker otherwise.
   if (acceptsGzip(request.headers.get('Accept-Encoding'))) {
     headers.set('Content-Encoding', 'gzip')
     // Already encoded: the runtime sends these bytes as they are rather than compressing again.
