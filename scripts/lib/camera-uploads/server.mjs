@@ -159,8 +159,10 @@ async function generatePhotos(uploads) {
   /** @type {Map<string, string>} photo name -> file */
   const files = new Map()
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift())
-      files.set(next[0], await cameraPhotoPath(next[0], PHOTO_OPTIONS[next[1]]))
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [photo, kind] = next
+      files.set(photo, await cameraPhotoPath(photo, PHOTO_OPTIONS[kind]))
+    }
   }
   await Promise.all([worker(), worker()])
   for (const { upload, kind, photo } of slots) {
