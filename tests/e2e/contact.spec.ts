@@ -122,6 +122,7 @@ for (const { lng, page: path, prefix, dictionary: t, name } of LANGUAGES) {
       await expect(page.getByText(t.contact.requiredEmail)).toBeVisible()
       await expect(page.getByText(t.contact.requiredMessage)).toBeVisible()
       await expect(field(page, labels.name)).toHaveAttribute('aria-invalid', 'true')
+      await expect(field(page, labels.email)).toHaveAttribute('aria-invalid', 'true')
       await expect(field(page, labels.name)).toBeFocused()
 
       await field(page, labels.name).fill('A')

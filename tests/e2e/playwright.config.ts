@@ -12,7 +12,8 @@
  * screenshot in tests/e2e/test-results/port-<port>/, and a trace when CI retries it.
  *
  * Engines (E2E_ENGINES, comma-separated; docs/decisions/0009-browser-engines.md):
- * - unset or `chromium`: every spec in Chromium (`npm test`);
+ * - unset or `chromium`: every spec in Chromium (`npm test`) but the engine-neutral ones a Chromium
+ *   spec repeats (REPEATED_IN_CHROMIUM);
  * - `firefox`, `webkit`: the engine-neutral specs (visitor-*.spec.ts) in Playwright's own builds (CI);
  * - `firefox-esr`, `webkitgtk`: the engine-neutral specs in Debian's browsers, driven through
  *   Puppeteer (WebDriver BiDi) and WebKitWebDriver (`npm run test:engines`, scripts/test-engines.mjs).
@@ -54,6 +55,18 @@ const UNKNOWN = ENGINES.filter(
 if (UNKNOWN.length > 0) throw new Error(`E2E_ENGINES: unknown engine(s) ${UNKNOWN.join(', ')}`)
 /** The specs every engine runs: they reach the browser only through tests/support/e2e/engines/visitor.ts. */
 const ENGINE_NEUTRAL = '**/visitor-*.spec.ts'
+/**
+ * Engine-neutral specs whose every check a Chromium spec makes too, and more: Chromium leaves them
+ * to the other engines (docs/decisions/0053). islands.spec.ts and islands-carousel.spec.ts: the
+ * dropdown in each language, the phone menu, back-to-top, the carousel's arrows; contact.spec.ts:
+ * the empty submit in each language, the valid send; language-offer.spec.ts: a stored choice
+ * offered, its link keeping query and fragment, closed staying closed.
+ */
+const REPEATED_IN_CHROMIUM = [
+  '**/visitor-islands.spec.ts',
+  '**/visitor-contact.spec.ts',
+  '**/visitor-language-offer.spec.ts',
+]
 
 /**
  * Two builds of one Chromium (docs/decisions/0036): the specs drive its headless shell
@@ -110,6 +123,7 @@ export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'we
     if (engine === 'chromium')
       return {
         name: engine,
+        testIgnore: REPEATED_IN_CHROMIUM,
         use: {
           browserName: 'chromium',
           launchOptions: { executablePath: process.env.E2E_CHROMIUM_SHELL, args: CHROMIUM_ARGS },
