@@ -50,11 +50,11 @@ const LANES = [
       summary: /^(check:deploy:|check:references:|check:faces:|✓ All workflow files)/,
     },
     { name: 'worker tests', script: 'test:worker', summary: VITEST_SUMMARY },
-    { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
   ],
-  // The longest stage first, then two short ones that mostly wait (for a TTL, for a server), so
-  // that the lanes end together: on a quiet 2-core machine the browser tests take about as long
-  // as the checks and the worker tests side by side with them (docs/testing.md).
+  // The longest stage first, then three short ones: two that mostly wait (for a TTL, for a server)
+  // and the soak's 40 s of load, so that the lanes end together: on a 2-core machine the browser
+  // tests and these take about as long as the checks and the worker tests side by side with them
+  // (docs/testing.md).
   // Debian's chromium and its headless shell (docs/decisions/0036), unless CHROME_PATH names
   // another (CI: the runner's Google Chrome).
   [
@@ -68,6 +68,7 @@ const LANES = [
     },
     { name: 'freshness', script: 'test:freshness', summary: /^Freshness:/ },
     { name: 'smoke', script: 'test:smoke', summary: VITEST_SUMMARY },
+    { name: 'soak', script: 'soak', summary: /^(Soak:|Every answer)/ },
   ],
 ]
 

@@ -79,7 +79,7 @@ describe('npm test (scripts/run-tests.mjs)', () => {
     const { status, output } = runTests(['lint'])
     expect(status).toBe(2)
     expect(output).toContain(
-      'npm test: no stage lint; stages: checks, worker tests, soak, browser tests, freshness, smoke'
+      'npm test: no stage lint; stages: checks, worker tests, browser tests, freshness, smoke, soak'
     )
   })
 })
