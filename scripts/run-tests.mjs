@@ -54,7 +54,7 @@ const LANES = [
   // The longest stage first, then three short ones: two that mostly wait (for a TTL, for a server)
   // and the soak's 40 s of load, so that the lanes end together: on a 2-core machine the browser
   // tests and these take about as long as the checks and the worker tests side by side with them
-  // (docs/testing.md).
+  // (docs/testing.md, docs/decisions/0054).
   // Debian's chromium and its headless shell (docs/decisions/0036), unless CHROME_PATH names
   // another (CI: the runner's Google Chrome).
   [
