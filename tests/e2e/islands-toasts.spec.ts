@@ -49,6 +49,9 @@ async function raiseToast(
   // scrolled to the bottom, the navbar turns sticky and the button shows.
   await page.locator('.contact-form__submit').click()
   await expect(page.locator('#contact-name')).toHaveAttribute('aria-invalid', 'true')
+  // The form then focuses its first invalid field, which scrolls it into view: a scroll to the
+  // bottom before that focus would be undone, leaving the back-to-top button hidden.
+  await expect(page.locator('#contact-name')).toBeFocused()
   await page.evaluate(() =>
     window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' })
   )
