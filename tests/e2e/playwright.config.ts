@@ -117,9 +117,7 @@ export default defineConfig<object, { driver: 'playwright' | 'firefox-esr' | 'we
   // for a transform (E2E_IMAGE_WAIT_MS, 60 s), which a navigation to its load event may pay on a
   // busy machine's first visits; the carousel's two 20-s polls and 6-s pause.
   timeout: 90_000,
-  // An expectation's deadline: an island whose chunk loads after the page's idle time and a
-  // scroll (the back-to-top button) took over 10 s once on a fresh clone beside a CPU burner.
-  expect: { timeout: 20_000 },
+  expect: { timeout: 10_000 },
   reporter: [[isCI ? 'line' : 'list'], ['./summary-reporter.ts']],
   projects: ENGINES.map((engine) => {
     if (engine === 'chromium')
