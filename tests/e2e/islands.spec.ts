@@ -4,10 +4,11 @@
  * download the carousel. The dropdown switches each language to the next (hy, en, ru, hy); every other
  * behaviour runs in one language, the languages taking turns (docs/decisions/0034): the islands'
  * code is the same in each, only their names and the addresses differ, and those are checked in
- * every language by the switches here and by accessibility.spec.ts (visitor-islands.spec.ts, the same
- * behaviours in Firefox and WebKit, is left out in Chromium: docs/decisions/0053). The carousel and the toasts have their own
- * specs (islands-carousel, islands-toasts); every page hydrating without a console error (how
- * React reports a mismatch), on a phone and a desktop, is visitor-pages.spec.ts.
+ * every language by the switches here and by accessibility.spec.ts (visitor-islands.spec.ts, the
+ * same behaviours in Firefox and WebKit, is left out in Chromium: docs/decisions/0053). The
+ * carousel and the toasts have their own specs (islands-carousel, islands-toasts); every page
+ * hydrating without a console error (how React reports a mismatch), on a phone and a desktop, is
+ * visitor-pages.spec.ts.
  */
 import { en } from '../../src/shared/i18n/en'
 import { hy } from '../../src/shared/i18n/hy'
