@@ -30,7 +30,8 @@ export interface Visitor {
   /** What went wrong on the pages so far: console errors, page errors, failed requests of the site. */
   readonly problems: ProblemLog
   /**
-   * Opens `path` at `screen` (default: the desktop) and waits for the load event and the fonts;
+   * Opens `path` (a path, or an address on the site's origin such as a signed preview link) at
+   * `screen` (default: the desktop) and waits for the load event and the fonts;
    * returns the HTTP status. Islands hydrate on their own triggers: a spec waits for what they show.
    */
   open(path: string, options?: { screen?: Screen }): Promise<number>

@@ -42,6 +42,8 @@ export type WatchingProxy = {
   reports: () => number
   /** The status of the last document answered at `url` (WebKitGTK's Navigation Timing has no responseStatus). */
   documentStatus: (url: string) => number | undefined
+  /** Where the browser opens a site address (a path, or a URL on the site's origin): through the proxy. */
+  addressOf: (address: string) => string
   close: () => Promise<void>
 }
 
@@ -126,6 +128,12 @@ export async function startWatchingProxy(target: string): Promise<WatchingProxy>
     problems,
     reports: () => reports,
     documentStatus: (url) => documents.get(url),
+    addressOf: (address) => {
+      const url = new URL(address, upstream)
+      return url.origin === upstream.origin
+        ? origin + url.pathname + url.search + url.hash
+        : url.href
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

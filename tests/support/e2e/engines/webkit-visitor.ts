@@ -101,7 +101,7 @@ export class WebKitVisitor implements Visitor {
   async open(path: string, { screen = DESKTOP }: { screen?: Screen } = {}): Promise<number> {
     await this.collect()
     await this.setScreen(screen)
-    const url = new URL(path, this.proxy.origin).href
+    const url = this.proxy.addressOf(path)
     await this.driver.get(url)
     this.opened = true
     await this.run(loadedWithFonts, null)
